@@ -1,0 +1,76 @@
+/**
+ * Every error the simulator can answer with, in one table (§3 of the protocol digest). The domain
+ * throws {@link A2AError}; each binding maps `type` to its own HTTP status or JSON-RPC code.
+ */
+
+export const ERROR_TABLE = Object.freeze({
+  TaskNotFoundError: { reason: 'TASK_NOT_FOUND', message: 'Task not found' },
+  TaskNotCancelableError: { reason: 'TASK_NOT_CANCELABLE', message: 'Task cannot be canceled' },
+  PushNotificationNotSupportedError: {
+    reason: 'PUSH_NOTIFICATION_NOT_SUPPORTED',
+    message: 'Push notifications are not supported',
+  },
+  UnsupportedOperationError: { reason: 'UNSUPPORTED_OPERATION', message: 'This operation is not supported' },
+  ContentTypeNotSupportedError: {
+    reason: 'CONTENT_TYPE_NOT_SUPPORTED',
+    message: 'Incompatible content types',
+  },
+  InvalidAgentResponseError: { reason: 'INVALID_AGENT_RESPONSE', message: 'Invalid agent response' },
+  ExtendedAgentCardNotConfiguredError: {
+    reason: 'EXTENDED_AGENT_CARD_NOT_CONFIGURED',
+    message: 'Extended agent card is not configured',
+  },
+  ExtensionSupportRequiredError: {
+    reason: 'EXTENSION_SUPPORT_REQUIRED',
+    message: 'A required extension is not supported by the client',
+  },
+  VersionNotSupportedError: { reason: 'VERSION_NOT_SUPPORTED', message: 'Protocol version not supported' },
+  ParseError: { reason: 'PARSE_ERROR', message: 'Invalid JSON payload' },
+  InvalidRequestError: { reason: 'INVALID_REQUEST', message: 'Request payload validation error' },
+  MethodNotFoundError: { reason: 'METHOD_NOT_FOUND', message: 'Method not found' },
+  InvalidParamsError: { reason: 'INVALID_PARAMS', message: 'Invalid parameters' },
+  InternalError: { reason: 'INTERNAL', message: 'Internal error' },
+} as const);
+
+export type A2AErrorType = keyof typeof ERROR_TABLE;
+
+export interface FieldViolation {
+  field: string;
+  description: string;
+}
+
+export interface A2AErrorDetails {
+  /** Goes into `ErrorInfo.metadata` (string values only, per google.rpc.ErrorInfo). */
+  metadata?: Record<string, string>;
+  /** Goes into a `google.rpc.BadRequest` detail. */
+  fieldViolations?: FieldViolation[];
+  /** Overrides the table's reason, e.g. `EVENTS_EXPIRED` for a resume that came too late. */
+  reason?: string;
+}
+
+export class A2AError extends Error {
+  readonly reason: string;
+
+  constructor(
+    readonly type: A2AErrorType,
+    message: string = ERROR_TABLE[type].message,
+    readonly details: A2AErrorDetails = {},
+  ) {
+    super(message);
+    this.name = type;
+    this.reason = details.reason ?? ERROR_TABLE[type].reason;
+  }
+}
+
+export function taskNotFound(taskId: string): A2AError {
+  return new A2AError('TaskNotFoundError', `Task not found: no task "${taskId}" is visible here.`, {
+    metadata: { taskId },
+  });
+}
+
+export function invalidParams(violations: FieldViolation[]): A2AError {
+  const summary = violations.map((v) => `${v.field}: ${v.description}`).join('; ');
+  return new A2AError('InvalidParamsError', `Invalid parameters: ${summary}`, {
+    fieldViolations: violations,
+  });
+}

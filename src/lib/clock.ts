@@ -1,0 +1,200 @@
+/**
+ * The only place that reads wall-clock time or arms Node timers.
+ *
+ * Every delay in the simulator goes through one {@link Clock}: real time for users, a
+ * {@link VirtualClock} for tests (advance, never sleep). Both share one scheduler, a binary heap
+ * driven by a single underlying timer, so thousands of running tasks and open streams cost one
+ * Node timer, not one each.
+ */
+
+export interface Timer {
+  cancel(): void;
+}
+
+export interface Clock {
+  /** Milliseconds since the Unix epoch. */
+  now(): number;
+  /** Runs `fn` once, `delayMs` from now. Callbacks due at the same instant run in scheduling order. */
+  setTimer(delayMs: number, fn: () => void): Timer;
+}
+
+interface Entry {
+  at: number;
+  order: number;
+  fn: (() => void) | null;
+}
+
+/** A min-heap of timer entries ordered by (due time, scheduling order). */
+class TimerQueue {
+  private readonly heap: Entry[] = [];
+  private nextOrder = 0;
+  private live = 0;
+
+  get size(): number {
+    return this.live;
+  }
+
+  push(at: number, fn: () => void): Timer {
+    const entry: Entry = { at, order: this.nextOrder++, fn };
+    this.heap.push(entry);
+    this.siftUp(this.heap.length - 1);
+    this.live++;
+    return {
+      cancel: () => {
+        if (entry.fn) {
+          entry.fn = null;
+          this.live--;
+        }
+      },
+    };
+  }
+
+  /** Due time of the earliest live entry, or undefined when empty. */
+  peekAt(): number | undefined {
+    this.dropCancelled();
+    return this.heap[0]?.at;
+  }
+
+  /** Removes and returns the earliest live entry if it is due at or before `time`. */
+  popDue(time: number): (() => void) | undefined {
+    this.dropCancelled();
+    const head = this.heap[0];
+    if (!head || head.at > time) return undefined;
+    this.removeHead();
+    const fn = head.fn!;
+    head.fn = null;
+    this.live--;
+    return fn;
+  }
+
+  private dropCancelled(): void {
+    while (this.heap.length > 0 && this.heap[0]!.fn === null) this.removeHead();
+  }
+
+  private removeHead(): void {
+    const last = this.heap.pop()!;
+    if (this.heap.length > 0) {
+      this.heap[0] = last;
+      this.siftDown(0);
+    }
+  }
+
+  private less(a: Entry, b: Entry): boolean {
+    return a.at < b.at || (a.at === b.at && a.order < b.order);
+  }
+
+  private siftUp(index: number): void {
+    const heap = this.heap;
+    let i = index;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.less(heap[i]!, heap[parent]!)) break;
+      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+      i = parent;
+    }
+  }
+
+  private siftDown(index: number): void {
+    const heap = this.heap;
+    let i = index;
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let smallest = i;
+      if (left < heap.length && this.less(heap[left]!, heap[smallest]!)) smallest = left;
+      if (right < heap.length && this.less(heap[right]!, heap[smallest]!)) smallest = right;
+      if (smallest === i) return;
+      [heap[i], heap[smallest]] = [heap[smallest]!, heap[i]!];
+      i = smallest;
+    }
+  }
+}
+
+/** Wall-clock time; one Node timer armed for the earliest due entry. */
+export class RealClock implements Clock {
+  private readonly queue = new TimerQueue();
+  private armed: { at: number; handle: NodeJS.Timeout } | null = null;
+
+  now(): number {
+    return Date.now();
+  }
+
+  setTimer(delayMs: number, fn: () => void): Timer {
+    const timer = this.queue.push(this.now() + Math.max(0, delayMs), fn);
+    this.arm();
+    return timer;
+  }
+
+  private arm(): void {
+    const at = this.queue.peekAt();
+    if (at === undefined) {
+      if (this.armed) clearTimeout(this.armed.handle);
+      this.armed = null;
+      return;
+    }
+    if (this.armed && this.armed.at <= at) return;
+    if (this.armed) clearTimeout(this.armed.handle);
+    const handle = setTimeout(() => this.fire(), Math.max(0, at - this.now()));
+    // Scheduled scenario steps alone must not keep a process alive; the server's socket does.
+    handle.unref();
+    this.armed = { at, handle };
+  }
+
+  private fire(): void {
+    this.armed = null;
+    const now = this.now();
+    for (let fn = this.queue.popDue(now); fn; fn = this.queue.popDue(now)) fn();
+    this.arm();
+  }
+}
+
+/**
+ * Time that moves only when told to. Tests call {@link advance}; nothing ever waits on the wall clock.
+ *
+ * @example
+ * const clock = new VirtualClock();
+ * clock.setTimer(500, () => console.log('fired'));
+ * clock.advance(500); // prints "fired"
+ */
+export class VirtualClock implements Clock {
+  /** 2026-01-01T00:00:00.000Z: a fixed origin so timestamps in transcripts are reproducible. */
+  static readonly DEFAULT_START = Date.UTC(2026, 0, 1);
+
+  private current: number;
+  private readonly queue = new TimerQueue();
+
+  constructor(startMs: number = VirtualClock.DEFAULT_START) {
+    this.current = startMs;
+  }
+
+  now(): number {
+    return this.current;
+  }
+
+  setTimer(delayMs: number, fn: () => void): Timer {
+    return this.queue.push(this.current + Math.max(0, delayMs), fn);
+  }
+
+  /** Number of timers waiting to fire. */
+  get pending(): number {
+    return this.queue.size;
+  }
+
+  /** Due time of the next timer, if any. */
+  nextAt(): number | undefined {
+    return this.queue.peekAt();
+  }
+
+  /** Moves time forward by `ms`, firing every timer that falls due on the way, in order. */
+  advance(ms: number): void {
+    if (!(ms >= 0)) throw new RangeError(`Failed to advance the clock: ${ms} is not a non-negative number.`);
+    const target = this.current + ms;
+    for (;;) {
+      const at = this.queue.peekAt();
+      if (at === undefined || at > target) break;
+      this.current = Math.max(this.current, at);
+      this.queue.popDue(this.current)!();
+    }
+    this.current = target;
+  }
+}

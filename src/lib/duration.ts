@@ -1,0 +1,19 @@
+/** Human durations as scenario files write them: `500ms`, `2s`, `1.5m`, `1h`, or a number of milliseconds. */
+
+const UNIT_MS: Readonly<Record<string, number>> = Object.freeze({ ms: 1, s: 1000, m: 60_000, h: 3_600_000 });
+const DURATION = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)\s*$/;
+
+/** Milliseconds for a duration, or undefined when the input is not one. */
+export function parseDuration(input: unknown): number | undefined {
+  if (typeof input === 'number') return Number.isFinite(input) && input >= 0 ? input : undefined;
+  if (typeof input !== 'string') return undefined;
+  const match = DURATION.exec(input);
+  if (!match) return undefined;
+  return Number(match[1]) * UNIT_MS[match[2]!]!;
+}
+
+/** `1500` → `"1.5s"`, for messages and listings. */
+export function formatDuration(ms: number): string {
+  if (ms >= 1000 && ms % 100 === 0) return `${ms / 1000}s`;
+  return `${ms}ms`;
+}

@@ -1,0 +1,48 @@
+/**
+ * Seeded fake data from @faker-js/faker, loaded on first use: it is the heaviest import we have, and
+ * a simulator whose scenarios never ask for fake data should not pay for it at startup.
+ */
+import type { Faker } from '@faker-js/faker';
+
+let loading: Promise<Faker> | undefined;
+let loaded: Faker | undefined;
+
+export function loadFaker(): Promise<Faker> {
+  loading ??= import('@faker-js/faker').then((module) => (loaded = module.faker));
+  return loading;
+}
+
+function resolve(faker: Faker, path: readonly string[]): { owner: object; fn: unknown } {
+  let owner: unknown = faker;
+  for (const key of path.slice(0, -1)) {
+    owner = owner !== null && typeof owner === 'object' ? (owner as Record<string, unknown>)[key] : undefined;
+  }
+  const fn =
+    owner !== null && typeof owner === 'object'
+      ? (owner as Record<string, unknown>)[path[path.length - 1]!]
+      : undefined;
+  return { owner: owner as object, fn };
+}
+
+/** True when `faker.<path>` names a method, e.g. `['location', 'city']`. */
+export async function isFakerMethod(path: readonly string[]): Promise<boolean> {
+  return typeof resolve(await loadFaker(), path).fn === 'function';
+}
+
+/**
+ * Calls `faker.<path>(options)` with faker seeded from `seed` and its notion of "now" pinned to
+ * `nowMs`, so dates like `faker.date.soon` are reproducible too. Requires {@link loadFaker} first.
+ */
+export function callFaker(
+  path: readonly string[],
+  options: object | undefined,
+  seed: number,
+  nowMs: number,
+): unknown {
+  if (!loaded)
+    throw new Error('Failed to generate fake data: faker is not loaded yet; await loadFaker() first.');
+  loaded.seed(seed);
+  loaded.setDefaultRefDate(nowMs);
+  const { owner, fn } = resolve(loaded, path);
+  return (fn as (options?: object) => unknown).call(owner, options);
+}
