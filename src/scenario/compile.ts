@@ -1,0 +1,312 @@
+/**
+ * Raw scenario (already schema-valid) → {@link Scenario}. Reports what a schema cannot see: bad
+ * regular expressions and templates, unknown faker methods, and scripts that never end.
+ */
+import { isTerminal } from '../domain/lifecycle.js';
+import type { JsonObject, JsonValue, TaskState } from '../domain/types.js';
+import { parseDuration } from '../lib/duration.js';
+import { isFakerMethod } from '../lib/fake-data.js';
+import type {
+  Branch,
+  Condition,
+  DataTemplate,
+  DelaySpec,
+  PartTemplate,
+  Scenario,
+  SkillInfo,
+  Step,
+  Text,
+} from './model.js';
+import type { RawCondition, RawDelay, RawMessageContent, RawPart, RawScenario, RawStep } from './schema.js';
+import { hasTemplate, parseTemplate, TemplateSyntaxError } from './template.js';
+
+export type IssuePath = (string | number)[];
+
+export interface CompileIssue {
+  path: IssuePath;
+  message: string;
+}
+
+export async function compileScenario(
+  id: string,
+  file: string,
+  raw: RawScenario,
+): Promise<{ scenario?: Scenario; issues: CompileIssue[] }> {
+  const compiler = new Compiler();
+  const scenario = compiler.scenario(id, file, raw);
+  await compiler.checkFakerPaths();
+  return compiler.issues.length ? { issues: compiler.issues } : { scenario, issues: [] };
+}
+
+class Compiler {
+  readonly issues: CompileIssue[] = [];
+  private readonly fakerUses: { path: IssuePath; method: string[] }[] = [];
+  /** Vars declared so far: a var may only read the ones declared before it. */
+  private readonly declaredVars = new Set<string>();
+
+  scenario(id: string, file: string, raw: RawScenario): Scenario {
+    const vars = Object.entries(raw.vars ?? {}).map(([name, value]): [string, DataTemplate] => {
+      const compiled = this.data(value as JsonValue, ['vars', name]);
+      this.declaredVars.add(name);
+      return [name, compiled];
+    });
+    const script: Scenario['script'] = raw.reply
+      ? {
+          kind: 'reply',
+          message: this.content(raw.reply.message, ['reply', 'message']),
+          after: this.delay(raw.reply.after, ['reply', 'after']),
+        }
+      : { kind: 'steps', steps: this.steps(raw.steps ?? [], ['steps']) };
+    if (script.kind === 'steps') this.checkEndings(script.steps, 0, [], ['steps'], 'submitted');
+
+    return {
+      id,
+      file,
+      description: raw.description,
+      priority: raw.priority ?? 0,
+      fallback: raw.fallback ?? false,
+      skill: raw.skill === false ? undefined : skillInfo(id, raw),
+      match: (raw.match ?? []).map((c, i) => this.condition(c, ['match', i])),
+      cancel: {
+        allowed: raw.cancel?.allowed ?? true,
+        after: this.delay(raw.cancel?.after, ['cancel', 'after']),
+        ...(raw.cancel?.message !== undefined && {
+          message: this.content(raw.cancel.message, ['cancel', 'message']),
+        }),
+      },
+      vars,
+      script,
+      usesFaker: this.fakerUses.length > 0,
+    };
+  }
+
+  async checkFakerPaths(): Promise<void> {
+    for (const use of this.fakerUses) {
+      if (!(await isFakerMethod(use.method))) {
+        this.issues.push({
+          path: use.path,
+          message: `"faker.${use.method.join('.')}" is not a faker method (see https://fakerjs.dev/api/)`,
+        });
+      }
+    }
+  }
+
+  private steps(raw: RawStep[], path: IssuePath): Step[] {
+    return raw.map((step, i) => this.step(step, [...path, i]));
+  }
+
+  private step(raw: RawStep, path: IssuePath): Step {
+    if ('status' in raw) {
+      const message = raw.message === undefined ? undefined : this.content(raw.message, [...path, 'message']);
+      const after = this.delay(raw.after, [...path, 'after']);
+      // A plain status step into an interrupted state pauses the script just like an input step.
+      if (raw.status === 'input-required' || raw.status === 'auth-required') {
+        return { kind: 'input', state: raw.status, ...(message && { message }), branches: [], after };
+      }
+      return { kind: 'status', state: raw.status, ...(message && { message }), after };
+    }
+    if ('artifact' in raw) {
+      const a = raw.artifact;
+      const at = [...path, 'artifact'];
+      const chunks = a.chunks
+        ? a.chunks.map((chunk, i) => this.content(chunk, [...at, 'chunks', i]))
+        : [this.parts(a.parts ?? [], [...at, 'parts'])];
+      return {
+        kind: 'artifact',
+        ...(a.id !== undefined && { id: this.text(a.id, [...at, 'id']) }),
+        ...(a.name !== undefined && { name: this.text(a.name, [...at, 'name']) }),
+        ...(a.description !== undefined && { description: this.text(a.description, [...at, 'description']) }),
+        ...(a.metadata !== undefined && { metadata: a.metadata as JsonObject }),
+        chunks,
+        every: this.delay(a.every, [...at, 'every']),
+        after: this.delay(raw.after, [...path, 'after']),
+      };
+    }
+    if ('wait' in raw) return { kind: 'wait', delay: this.delay(raw.wait, [...path, 'wait']) };
+
+    const input = raw.input;
+    const at = [...path, 'input'];
+    return {
+      kind: 'input',
+      state: input.state ?? 'input-required',
+      message: this.content(input.message, [...at, 'message']),
+      branches: (input.branches ?? []).map((b, i): Branch => ({
+        when: this.condition(b.when, [...at, 'branches', i, 'when']),
+        steps: this.steps(b.steps, [...at, 'branches', i, 'steps']),
+      })),
+      after: this.delay(raw.after, [...path, 'after']),
+    };
+  }
+
+  /**
+   * Every way through the script must end the task or pause it for input, and nothing may follow a
+   * terminal status. `rest` holds the steps that run after the current list (a branch continues
+   * with the steps after its input step).
+   */
+  private checkEndings(steps: Step[], start: number, rest: Step[], path: IssuePath, state: TaskState): void {
+    for (let i = start; i < steps.length; i++) {
+      const step = steps[i]!;
+      if (step.kind === 'status') {
+        state = step.state;
+        if (isTerminal(state)) {
+          if (i < steps.length - 1) {
+            this.issues.push({
+              path: [...path, i + 1],
+              message: `unreachable: the task already ended as "${state}" at ${formatPath([...path, i])}`,
+            });
+          }
+          return;
+        }
+      } else if (step.kind === 'input') {
+        const after = [...steps.slice(i + 1), ...rest];
+        if (after.length === 0) {
+          this.issues.push({
+            path: [...path, i],
+            message: 'nothing follows this input step: add the steps that run once the user answers',
+          });
+        }
+        step.branches.forEach((branch, b) =>
+          this.checkEndings(
+            branch.steps,
+            0,
+            after,
+            [...path, i, 'input', 'branches', b, 'steps'],
+            step.state,
+          ),
+        );
+        if (after.length) this.checkEndings(steps, i + 1, rest, path, step.state);
+        return;
+      }
+    }
+    if (rest.length) return;
+    this.issues.push({
+      path: [...path, Math.max(0, steps.length - 1)],
+      message: `the script ends while the task is "${state}": end it with a terminal status (completed, failed, canceled, rejected) or an input step`,
+    });
+  }
+
+  private condition(raw: RawCondition, path: IssuePath): Condition {
+    const condition: Condition = {};
+    if (raw.text !== undefined) condition.text = this.textMatcher(raw.text, [...path, 'text']);
+    if (raw.keywords) {
+      const words = raw.keywords.map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+      condition.keywords = new RegExp(`(?<![\\p{L}\\p{N}])(?:${words.join('|')})(?![\\p{L}\\p{N}])`, 'iu');
+    }
+    if (raw.messageId?.prefix !== undefined) condition.messageIdPrefix = raw.messageId.prefix;
+    if (raw.messageId?.regex !== undefined) {
+      condition.messageIdRegex = this.regex(raw.messageId.regex, '', [...path, 'messageId', 'regex']);
+    }
+    if (raw.metadata) condition.metadata = Object.entries(raw.metadata) as [string, JsonValue][];
+    if (raw.skill !== undefined) condition.skill = raw.skill;
+    return condition;
+  }
+
+  /** `/pattern/flags` is a regular expression; anything else a case-insensitive substring. */
+  private textMatcher(text: string, path: IssuePath): RegExp {
+    const literal = /^\/(.+)\/([a-z]*)$/s.exec(text);
+    if (literal) return this.regex(literal[1]!, literal[2]!, path);
+    return new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
+  }
+
+  private regex(source: string, flags: string, path: IssuePath): RegExp {
+    try {
+      return new RegExp(source, flags);
+    } catch (error) {
+      this.issues.push({ path, message: `invalid regular expression: ${(error as Error).message}` });
+      return /$^/;
+    }
+  }
+
+  private delay(raw: RawDelay | undefined, path: IssuePath): DelaySpec {
+    if (raw === undefined) return { kind: 'fixed', ms: 0 };
+    if (typeof raw === 'number' || typeof raw === 'string') return { kind: 'fixed', ms: parseDuration(raw)! };
+    const ms = (d: RawDelay | undefined) => (d === undefined ? undefined : parseDuration(d));
+    const [min, max, mean, stddev] = [ms(raw.min), ms(raw.max), ms(raw.mean), ms(raw.stddev)];
+    const shape =
+      raw.distribution ?? (mean === undefined ? 'uniform' : stddev === undefined ? 'exponential' : 'normal');
+    if (min !== undefined && max !== undefined && min > max) {
+      this.issues.push({ path, message: `"min" (${raw.min}) is greater than "max" (${raw.max})` });
+    }
+    switch (shape) {
+      case 'uniform':
+        return { kind: 'uniform', min: min ?? 0, max: max ?? 0 };
+      case 'normal':
+        return { kind: 'normal', mean: mean ?? 0, stddev: stddev ?? 0, min: min ?? 0, max: max ?? Infinity };
+      case 'exponential':
+        return { kind: 'exponential', mean: mean ?? 0, min: min ?? 0, max: max ?? Infinity };
+    }
+  }
+
+  private content(raw: RawMessageContent, path: IssuePath): PartTemplate[] {
+    return typeof raw === 'string' ? [{ kind: 'text', text: this.text(raw, path) }] : this.parts(raw, path);
+  }
+
+  private parts(raw: RawPart[], path: IssuePath): PartTemplate[] {
+    return raw.map((part, i) => this.part(part, [...path, i]));
+  }
+
+  private part(raw: RawPart, path: IssuePath): PartTemplate {
+    const common = {
+      ...(raw.metadata !== undefined && { metadata: raw.metadata as JsonObject }),
+      ...(raw.mediaType !== undefined && { mediaType: raw.mediaType }),
+      ...(raw.filename !== undefined && { filename: raw.filename }),
+    };
+    if ('text' in raw) return { kind: 'text', text: this.text(raw.text, [...path, 'text']), ...common };
+    if ('data' in raw)
+      return { kind: 'data', data: this.data(raw.data as JsonValue, [...path, 'data']), ...common };
+    if ('raw' in raw) return { kind: 'bytes', bytes: raw.raw, ...common };
+    return { kind: 'url', url: this.text(raw.url, [...path, 'url']), ...common };
+  }
+
+  private data(raw: JsonValue, path: IssuePath): DataTemplate {
+    if (typeof raw === 'string') return this.text(raw, path);
+    if (Array.isArray(raw)) return raw.map((item, i) => this.data(item, [...path, i]));
+    if (raw !== null && typeof raw === 'object') {
+      return Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, this.data(v, [...path, k])]));
+    }
+    return raw;
+  }
+
+  private text(raw: string, path: IssuePath): Text {
+    if (!hasTemplate(raw)) return raw;
+    try {
+      const template = parseTemplate(raw);
+      for (const method of template.fakerPaths()) this.fakerUses.push({ path, method });
+      for (const name of template.varNames()) {
+        if (!this.declaredVars.has(name)) {
+          this.issues.push({
+            path,
+            message: `template reads "vars.${name}", which is not declared (above it) in "vars"`,
+          });
+        }
+      }
+      return template;
+    } catch (error) {
+      if (!(error instanceof TemplateSyntaxError)) throw error;
+      this.issues.push({ path, message: `template error: ${error.message}` });
+      return raw;
+    }
+  }
+}
+
+function skillInfo(id: string, raw: RawScenario): SkillInfo {
+  const skill = raw.skill || {};
+  return {
+    id: skill.id ?? id,
+    name: skill.name ?? id.replace(/[-_]+/g, ' ').replace(/^\w/, (c) => c.toUpperCase()),
+    description: skill.description ?? raw.description,
+    tags: skill.tags ?? [id],
+    ...(skill.examples && { examples: skill.examples }),
+    ...(skill.inputModes && { inputModes: skill.inputModes }),
+    ...(skill.outputModes && { outputModes: skill.outputModes }),
+    extended: skill.extended ?? false,
+  };
+}
+
+/** `['steps', 2, 'after']` → `steps[2].after`. */
+export function formatPath(path: IssuePath): string {
+  return path.reduce<string>(
+    (out, key) => (typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${key}` : key),
+    '',
+  );
+}

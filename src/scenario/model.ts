@@ -1,0 +1,105 @@
+/**
+ * A scenario after loading: durations in milliseconds, regular expressions compiled, templates
+ * parsed. The engine plans from this shape only; it never sees the raw file.
+ */
+import type { JsonObject, JsonValue, TaskState } from '../domain/types.js';
+import type { Template } from './template.js';
+
+export type DelaySpec =
+  | { kind: 'fixed'; ms: number }
+  | { kind: 'uniform'; min: number; max: number }
+  | { kind: 'normal'; mean: number; stddev: number; min: number; max: number }
+  | { kind: 'exponential'; mean: number; min: number; max: number };
+
+export const NO_DELAY: DelaySpec = Object.freeze({ kind: 'fixed', ms: 0 });
+
+/** Text that is either literal or a template to render. */
+export type Text = string | Template;
+
+/** JSON whose strings may be templates. */
+export type DataTemplate = JsonValue | Template | DataTemplate[] | { [key: string]: DataTemplate };
+
+interface PartTemplateCommon {
+  metadata?: JsonObject;
+  mediaType?: string;
+  filename?: string;
+}
+
+export type PartTemplate =
+  | (PartTemplateCommon & { kind: 'text'; text: Text })
+  | (PartTemplateCommon & { kind: 'data'; data: DataTemplate })
+  | (PartTemplateCommon & { kind: 'bytes'; bytes: string })
+  | (PartTemplateCommon & { kind: 'url'; url: Text });
+
+export interface Condition {
+  text?: RegExp;
+  keywords?: RegExp;
+  messageIdPrefix?: string;
+  messageIdRegex?: RegExp;
+  metadata?: [string, JsonValue][];
+  skill?: string;
+}
+
+export type Step =
+  | { kind: 'status'; state: TaskState; message?: PartTemplate[]; after: DelaySpec }
+  | {
+      kind: 'artifact';
+      id?: Text;
+      name?: Text;
+      description?: Text;
+      metadata?: JsonObject;
+      /** One entry per artifact-update event; a plain artifact is a single chunk. */
+      chunks: PartTemplate[][];
+      every: DelaySpec;
+      after: DelaySpec;
+    }
+  | { kind: 'wait'; delay: DelaySpec }
+  | {
+      kind: 'input';
+      state: 'input-required' | 'auth-required';
+      message?: PartTemplate[];
+      branches: Branch[];
+      after: DelaySpec;
+    };
+
+export interface Branch {
+  when: Condition;
+  steps: Step[];
+}
+
+export interface SkillInfo {
+  id: string;
+  name: string;
+  description: string;
+  tags: string[];
+  examples?: string[];
+  inputModes?: string[];
+  outputModes?: string[];
+  extended: boolean;
+}
+
+export interface CancelPolicy {
+  allowed: boolean;
+  /** How long a cancel takes to take effect; the task keeps working meanwhile. */
+  after: DelaySpec;
+  message?: PartTemplate[];
+}
+
+export type Script =
+  { kind: 'steps'; steps: Step[] } | { kind: 'reply'; message: PartTemplate[]; after: DelaySpec };
+
+export interface Scenario {
+  /** The file name without extension. */
+  id: string;
+  file: string;
+  description: string;
+  priority: number;
+  fallback: boolean;
+  skill: SkillInfo | undefined;
+  match: Condition[];
+  cancel: CancelPolicy;
+  /** Rendered at the start of every turn, in order; templates read them as `{{vars.name}}`. */
+  vars: [string, DataTemplate][];
+  script: Script;
+  usesFaker: boolean;
+}

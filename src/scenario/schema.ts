@@ -1,0 +1,265 @@
+/**
+ * The scenario file format, as one zod schema: the loader validates with it, TypeScript infers the
+ * raw types from it, and `npm run schema` writes `scenarios/scenario.schema.json` from it for editors.
+ */
+import { z } from 'zod';
+import { TASK_STATES, type JsonValue } from '../domain/types.js';
+
+const DURATION_HINT = 'expected a duration like "500ms", "2s" or a number of milliseconds';
+
+export const Duration = z
+  .union([
+    z.number({ error: DURATION_HINT }).nonnegative({ error: DURATION_HINT }),
+    z.string({ error: DURATION_HINT }).regex(/^\s*\d+(\.\d+)?\s*(ms|s|m|h)\s*$/, { error: DURATION_HINT }),
+  ])
+  .meta({
+    id: 'Duration',
+    description: 'A duration: "500ms", "2s", "1.5m", "1h", or milliseconds as a number.',
+  });
+
+const DelayDistribution = z
+  .strictObject({
+    distribution: z
+      .enum(['uniform', 'normal', 'exponential'])
+      .optional()
+      .meta({
+        description: 'Inferred when omitted: min+max → uniform, mean+stddev → normal, mean → exponential.',
+      }),
+    min: Duration.optional().meta({ description: 'Lower bound (uniform), or a floor for the other shapes.' }),
+    max: Duration.optional().meta({
+      description: 'Upper bound (uniform), or a ceiling for the other shapes.',
+    }),
+    mean: Duration.optional(),
+    stddev: Duration.optional(),
+  })
+  .superRefine((d, ctx) => {
+    const shape =
+      d.distribution ??
+      (d.mean === undefined ? 'uniform' : d.stddev === undefined ? 'exponential' : 'normal');
+    const needs: Record<typeof shape, (keyof typeof d)[]> = {
+      uniform: ['min', 'max'],
+      normal: ['mean', 'stddev'],
+      exponential: ['mean'],
+    };
+    for (const key of needs[shape]) {
+      if (d[key] === undefined)
+        ctx.addIssue({ code: 'custom', path: [key], message: `a ${shape} delay needs "${key}"` });
+    }
+  });
+
+export const Delay = z.union([Duration, DelayDistribution]).meta({
+  id: 'Delay',
+  description:
+    'A fixed duration, or a seeded draw: {min, max}, {mean, stddev} or {mean, distribution: exponential}.',
+});
+
+const Json: z.ZodType<JsonValue> = z
+  .lazy(() =>
+    z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(Json), z.record(z.string(), Json)]),
+  )
+  .meta({ id: 'Json', description: 'Any JSON value.' });
+
+const Metadata = z.record(z.string(), Json);
+
+const PartCommon = {
+  metadata: Metadata.optional(),
+  mediaType: z.string().optional(),
+  filename: z.string().optional(),
+};
+
+export const Part = z
+  .union([
+    z.strictObject({ text: z.string(), ...PartCommon }),
+    z.strictObject({ data: Json, ...PartCommon }),
+    z.strictObject({
+      raw: z.base64({ error: 'expected base64-encoded file content' }),
+      ...PartCommon,
+    }),
+    z.strictObject({ url: z.string(), ...PartCommon }),
+  ])
+  .meta({
+    id: 'Part',
+    description:
+      'One part, as in A2A v1.0: {text}, {data}, {raw (base64)} or {url}. Strings may hold {{templates}}.',
+  });
+
+export const MessageContent = z
+  .union([z.string(), z.array(Part).min(1)])
+  .meta({ id: 'MessageContent', description: 'A text (one text part) or a list of parts.' });
+
+export const Condition = z
+  .strictObject({
+    text: z
+      .string()
+      .optional()
+      .meta({ description: 'A case-insensitive substring, or a regular expression written /like this/i.' }),
+    keywords: z
+      .array(z.string())
+      .min(1)
+      .optional()
+      .meta({ description: 'Matches when any keyword appears as a word.' }),
+    messageId: z
+      .strictObject({ prefix: z.string().optional(), regex: z.string().optional() })
+      .optional()
+      .meta({ description: 'A prefix of, or a regular expression on, the message id.' }),
+    metadata: Metadata.optional().meta({
+      description:
+        'Keys the message (or request) metadata must hold, with these values; "*" accepts any value.',
+    }),
+    skill: z.string().optional().meta({ description: 'Matches metadata.skillId on the message or request.' }),
+  })
+  .refine((c) => Object.values(c).some((v) => v !== undefined), {
+    error: 'a match rule needs at least one condition',
+  })
+  .meta({ id: 'Condition', description: 'Conditions on the user message; all given must hold.' });
+
+const after = Delay.optional().meta({ description: 'Delay before this step.' });
+
+export const StatusStep = z.strictObject({
+  status: z.enum(TASK_STATES),
+  message: MessageContent.optional().meta({ description: 'The agent message carried by the status update.' }),
+  after,
+});
+
+export const ArtifactStep = z.strictObject({
+  artifact: z
+    .strictObject({
+      id: z.string().optional().meta({ description: 'Artifact id; generated from the seed when omitted.' }),
+      name: z.string().optional(),
+      description: z.string().optional(),
+      metadata: Metadata.optional(),
+      parts: z.array(Part).min(1).optional(),
+      chunks: z
+        .array(z.union([z.string(), z.array(Part).min(1)]))
+        .min(1)
+        .optional()
+        .meta({
+          description: 'Stream the artifact in chunks (append / lastChunk): each a text or a list of parts.',
+        }),
+      every: Delay.optional().meta({ description: 'Delay between chunks.' }),
+    })
+    .refine((a) => (a.parts === undefined) !== (a.chunks === undefined), {
+      error: 'an artifact needs either "parts" or "chunks", not both',
+    }),
+  after,
+});
+
+export const WaitStep = z.strictObject({ wait: Delay });
+
+export interface RawBranch {
+  when: z.infer<typeof Condition>;
+  steps: RawStep[];
+}
+
+export interface RawInputStep {
+  input: {
+    state?: 'input-required' | 'auth-required';
+    message: z.infer<typeof MessageContent>;
+    branches?: RawBranch[];
+  };
+  after?: z.infer<typeof Delay>;
+}
+
+export type RawStep =
+  z.infer<typeof StatusStep> | z.infer<typeof ArtifactStep> | z.infer<typeof WaitStep> | RawInputStep;
+
+export const Step: z.ZodType<RawStep> = z
+  .lazy(() => z.union([StatusStep, ArtifactStep, WaitStep, InputStep]))
+  .meta({
+    id: 'Step',
+    description: 'One step of the script: status, artifact, wait or input, with an optional "after" delay.',
+  });
+
+const Branch: z.ZodType<RawBranch> = z.lazy(() =>
+  z.strictObject({
+    when: Condition,
+    steps: z.array(Step).min(1),
+  }),
+);
+
+export const InputStep = z.strictObject({
+  input: z.strictObject({
+    state: z
+      .enum(['input-required', 'auth-required'])
+      .optional()
+      .meta({ description: 'Default: input-required.' }),
+    message: MessageContent.meta({ description: 'What the agent asks for.' }),
+    branches: z
+      .array(Branch)
+      .min(1)
+      .optional()
+      .meta({ description: 'Tried in order on the follow-up; none matching continues after this step.' }),
+  }),
+  after,
+});
+
+export const Skill = z.strictObject({
+  id: z.string().optional().meta({ description: 'Defaults to the scenario id.' }),
+  name: z.string().optional(),
+  description: z.string().optional(),
+  tags: z.array(z.string()).optional(),
+  examples: z.array(z.string()).optional(),
+  inputModes: z.array(z.string()).optional(),
+  outputModes: z.array(z.string()).optional(),
+  extended: z.boolean().optional().meta({ description: 'Listed only on the extended agent card.' }),
+});
+
+export const ScenarioFile = z
+  .strictObject({
+    $schema: z.string().optional(),
+    description: z.string().min(1),
+    skill: z
+      .union([Skill, z.literal(false)])
+      .optional()
+      .meta({
+        description: 'How the scenario appears on the agent card; false keeps it off the card.',
+      }),
+    priority: z.number().int().optional().meta({ description: 'Higher is tried first; default 0.' }),
+    match: z
+      .array(Condition)
+      .optional()
+      .meta({ description: 'Rules tried in order; any one matching selects the scenario.' }),
+    fallback: z.boolean().optional().meta({ description: 'Plays when no scenario matches.' }),
+    vars: z
+      .record(z.string().regex(/^[A-Za-z_]\w*$/, { error: 'a var name is letters, digits and "_"' }), Json)
+      .optional()
+      .meta({
+        description:
+          'Values rendered once at the start of each turn, in order, and read as {{vars.name}}: draw a value once, use it in several places.',
+      }),
+    cancel: z
+      .strictObject({
+        allowed: z.boolean().optional().meta({ description: 'Default: true.' }),
+        after: Delay.optional().meta({
+          description: 'How long a cancel takes to take effect; the task keeps working meanwhile.',
+        }),
+        message: MessageContent.optional(),
+      })
+      .optional(),
+    steps: z.array(Step).min(1).optional(),
+    reply: z
+      .strictObject({ message: MessageContent, after })
+      .optional()
+      .meta({ description: 'Answer with a direct Message instead of a Task.' }),
+  })
+  .refine((s) => (s.steps === undefined) !== (s.reply === undefined), {
+    error: 'a scenario needs either "steps" or "reply", not both',
+  })
+  .meta({
+    title: 'a2a-sim scenario',
+    description: 'A scripted A2A agent behaviour. The file name is the scenario id.',
+  });
+
+export type RawScenario = z.infer<typeof ScenarioFile>;
+export type RawCondition = z.infer<typeof Condition>;
+export type RawPart = z.infer<typeof Part>;
+export type RawMessageContent = z.infer<typeof MessageContent>;
+export type RawDelay = z.infer<typeof Delay>;
+
+/** The JSON Schema of scenario files, for editors (`a2a-sim schema`, `scenarios/scenario.schema.json`). */
+export function scenarioJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(ScenarioFile, { unrepresentable: 'any' }),
+    $id: 'https://a2a-sim.dev/scenario.schema.json',
+  };
+}

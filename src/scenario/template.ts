@@ -1,0 +1,177 @@
+/**
+ * `{{ ... }}` templates in scenario text and data, parsed once at load time.
+ *
+ * An expression is a name followed by arguments, handlebars-style:
+ *   {{input.text}}  {{task.id}}  {{context.id}}  {{now}}  {{today}}  {{uuid}}  {{vars.route.from}}
+ *   {{int 60 95}}  {{float 0 1 2}}  {{pick "sunny" "cloudy"}}  {{capture "from (.+) to (.+)" 2 "Paris"}}
+ *   {{faker.location.city}}  {{faker.number.int min=1 max=9}}
+ * Rendering lives in the engine (`engine/content.ts`); this module only knows the grammar.
+ */
+
+export const VARIABLES = Object.freeze([
+  'input.text',
+  'input.messageId',
+  'task.id',
+  'context.id',
+  'now',
+  'today',
+  'uuid',
+] as const);
+export type Variable = (typeof VARIABLES)[number];
+
+/** Helpers and how many positional arguments each takes. */
+export const HELPERS = Object.freeze({
+  int: { min: 2, max: 2, usage: 'int MIN MAX' },
+  float: { min: 2, max: 3, usage: 'float MIN MAX [DECIMALS]' },
+  pick: { min: 1, max: Infinity, usage: 'pick "a" "b" ...' },
+  /** A group of a case-insensitive regular expression matched against the user's text. */
+  capture: { min: 2, max: 3, usage: 'capture "REGEX" GROUP ["default"]' },
+} as const);
+export type Helper = keyof typeof HELPERS;
+
+export type Argument = string | number | boolean;
+
+export type Expression =
+  | { kind: 'variable'; name: Variable }
+  /** `vars.flight.number`: a value of the scenario's `vars`, rendered once per turn. */
+  | { kind: 'var'; path: string[] }
+  | { kind: 'helper'; name: Helper; args: Argument[] }
+  | { kind: 'faker'; path: string[]; options: Record<string, Argument> | undefined };
+
+export type Segment = string | Expression;
+
+/** A parsed template: literal text and expressions, in order. A class, so data can hold templates. */
+export class Template {
+  constructor(
+    readonly source: string,
+    readonly segments: readonly Segment[],
+  ) {}
+
+  /** The faker method paths this template calls, to check them once faker is loaded. */
+  fakerPaths(): string[][] {
+    return this.segments.flatMap((s) => (typeof s !== 'string' && s.kind === 'faker' ? [s.path] : []));
+  }
+
+  /** The names of the `vars` this template reads. */
+  varNames(): string[] {
+    return this.segments.flatMap((s) => (typeof s !== 'string' && s.kind === 'var' ? [s.path[0]!] : []));
+  }
+}
+
+export class TemplateSyntaxError extends Error {}
+
+const TAG = /\{\{([\s\S]*?)\}\}/g;
+const TOKEN =
+  /\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([A-Za-z_][\w]*)=("(?:[^"\\]|\\.)*"|'[^']*'|[^\s"']+)|([^\s"']+))/y;
+
+export function hasTemplate(text: string): boolean {
+  return text.includes('{{');
+}
+
+export function parseTemplate(source: string): Template {
+  const segments: Segment[] = [];
+  let last = 0;
+  for (const match of source.matchAll(TAG)) {
+    if (match.index > last) segments.push(source.slice(last, match.index));
+    segments.push(parseExpression(match[1]!.trim()));
+    last = match.index + match[0].length;
+  }
+  if (last < source.length) segments.push(source.slice(last));
+  if (segments.some((s) => typeof s === 'string' && s.includes('{{'))) {
+    throw new TemplateSyntaxError(`unclosed "{{" in template "${source}"`);
+  }
+  return new Template(source, segments);
+}
+
+function parseExpression(text: string): Expression {
+  if (text === '') throw new TemplateSyntaxError('empty "{{ }}" in template');
+  const tokens = tokenize(text);
+  const head = tokens.shift()!;
+  if (head.key !== undefined || typeof head.value !== 'string' || head.quoted) {
+    throw new TemplateSyntaxError(`"{{${text}}}" must start with a name`);
+  }
+  const name = head.value;
+
+  if (name.startsWith('faker.')) {
+    const path = name.split('.').slice(1);
+    if (path.length < 2 || path.some((p) => !/^[A-Za-z]\w*$/.test(p))) {
+      throw new TemplateSyntaxError(`"${name}" is not a faker method path like faker.location.city`);
+    }
+    if (tokens.some((t) => t.key === undefined)) {
+      throw new TemplateSyntaxError(
+        `faker options are written key=value, as in {{faker.number.int min=1 max=9}}`,
+      );
+    }
+    const options = tokens.length ? Object.fromEntries(tokens.map((t) => [t.key!, t.value])) : undefined;
+    return { kind: 'faker', path, options };
+  }
+
+  if (name.startsWith('vars.')) {
+    const path = name.split('.').slice(1);
+    if (path.some((p) => !/^[A-Za-z_]\w*$/.test(p)))
+      throw new TemplateSyntaxError(`"${name}" is not a path like vars.name`);
+    if (tokens.length) throw new TemplateSyntaxError(`"${name}" takes no arguments`);
+    return { kind: 'var', path };
+  }
+
+  if ((VARIABLES as readonly string[]).includes(name)) {
+    if (tokens.length) throw new TemplateSyntaxError(`"${name}" takes no arguments`);
+    return { kind: 'variable', name: name as Variable };
+  }
+
+  if (Object.hasOwn(HELPERS, name)) {
+    const helper = HELPERS[name as Helper];
+    if (tokens.some((t) => t.key !== undefined)) throw new TemplateSyntaxError(`usage: {{${helper.usage}}}`);
+    const args = tokens.map((t) => t.value);
+    if (args.length < helper.min || args.length > helper.max)
+      throw new TemplateSyntaxError(`usage: {{${helper.usage}}}`);
+    if (name === 'capture') {
+      if (typeof args[0] !== 'string' || typeof args[1] !== 'number')
+        throw new TemplateSyntaxError(`usage: {{${helper.usage}}}`);
+      try {
+        new RegExp(args[0], 'i');
+      } catch (error) {
+        throw new TemplateSyntaxError(`invalid regular expression in capture: ${(error as Error).message}`);
+      }
+    } else if (name !== 'pick' && args.some((a) => typeof a !== 'number')) {
+      throw new TemplateSyntaxError(`"${name}" takes numbers: {{${helper.usage}}}`);
+    }
+    return { kind: 'helper', name: name as Helper, args };
+  }
+
+  const known = [...VARIABLES, ...Object.keys(HELPERS), 'vars.<name>', 'faker.<module>.<method>'].join(', ');
+  throw new TemplateSyntaxError(`unknown template name "${name}"; use one of ${known}`);
+}
+
+interface Token {
+  key?: string;
+  value: Argument;
+  quoted: boolean;
+}
+
+function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  TOKEN.lastIndex = 0;
+  while (TOKEN.lastIndex < text.length) {
+    const m = TOKEN.exec(text);
+    if (!m) throw new TemplateSyntaxError(`cannot read "{{${text}}}"`);
+    if (m[1] !== undefined) tokens.push({ value: unescape(m[1]), quoted: true });
+    else if (m[2] !== undefined) tokens.push({ value: m[2], quoted: true });
+    else if (m[3] !== undefined) tokens.push({ key: m[3], value: literal(m[4]!), quoted: false });
+    else tokens.push({ value: literal(m[5]!), quoted: false });
+    if (text.slice(TOKEN.lastIndex).trim() === '') break;
+  }
+  return tokens;
+}
+
+function literal(raw: string): Argument {
+  if (raw.startsWith('"')) return unescape(raw.slice(1, -1));
+  if (raw.startsWith("'")) return raw.slice(1, -1);
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  const n = Number(raw);
+  return raw !== '' && Number.isFinite(n) ? n : raw;
+}
+
+function unescape(s: string): string {
+  return s.replace(/\\(.)/g, '$1');
+}
