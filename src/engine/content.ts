@@ -1,0 +1,135 @@
+/**
+ * Renders scenario templates into A2A parts, drawing every random choice from the task's seeded
+ * content stream, so the same seed and input always produce the same text and data.
+ */
+import type { JsonValue, Part } from '../domain/types.js';
+import { callFaker } from '../lib/fake-data.js';
+import type { Random } from '../lib/random.js';
+import type { DataTemplate, PartTemplate, Text } from '../scenario/model.js';
+import { Template, type Argument, type Expression, type Helper } from '../scenario/template.js';
+
+export interface RenderScope {
+  inputText: string;
+  inputMessageId: string;
+  taskId: string;
+  contextId: string;
+  /** When the turn started, epoch milliseconds: `{{now}}`, and "now" for faker dates. */
+  nowMs: number;
+  random: Random;
+  /** The scenario's `vars`, rendered at the start of the turn. */
+  vars: Readonly<Record<string, JsonValue>>;
+}
+
+/** Renders a scenario's `vars` in order: each may use the ones before it. */
+export function renderVars(
+  vars: readonly [string, DataTemplate][],
+  scope: Omit<RenderScope, 'vars'>,
+): Record<string, JsonValue> {
+  const rendered: Record<string, JsonValue> = {};
+  for (const [name, template] of vars) rendered[name] = renderData(template, { ...scope, vars: rendered });
+  return rendered;
+}
+
+export function renderParts(parts: readonly PartTemplate[], scope: RenderScope): Part[] {
+  return parts.map((part): Part => {
+    const { kind: _kind, ...rest } = part;
+    switch (part.kind) {
+      case 'text':
+        return { ...rest, kind: 'text', text: renderText(part.text, scope) };
+      case 'url':
+        return { ...rest, kind: 'url', url: renderText(part.url, scope) };
+      case 'data':
+        return { ...rest, kind: 'data', data: renderData(part.data, scope) };
+      case 'bytes':
+        return { ...part };
+    }
+  });
+}
+
+export function renderText(text: Text, scope: RenderScope): string {
+  if (typeof text === 'string') return text;
+  return text.segments.map((s) => (typeof s === 'string' ? s : stringify(evaluate(s, scope)))).join('');
+}
+
+/** A string that is exactly one `{{...}}` keeps the value's type, so `"{{int 1 9}}"` renders a number. */
+export function renderData(data: DataTemplate, scope: RenderScope): JsonValue {
+  if (data instanceof Template) {
+    const [only, ...more] = data.segments;
+    if (only !== undefined && typeof only !== 'string' && more.length === 0)
+      return toJson(evaluate(only, scope));
+    return renderText(data, scope);
+  }
+  if (Array.isArray(data)) return data.map((item) => renderData(item, scope));
+  if (data !== null && typeof data === 'object') {
+    return Object.fromEntries(Object.entries(data).map(([k, v]) => [k, renderData(v, scope)]));
+  }
+  return data;
+}
+
+function evaluate(expression: Expression, scope: RenderScope): unknown {
+  switch (expression.kind) {
+    case 'variable':
+      return variable(expression.name, scope);
+    case 'var':
+      return expression.path.reduce<unknown>(
+        (value, key) =>
+          value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined,
+        scope.vars,
+      );
+    case 'helper':
+      return helper(expression.name, expression.args, scope);
+    case 'faker':
+      return callFaker(expression.path, expression.options, scope.random.uint32(), scope.nowMs);
+  }
+}
+
+function helper(name: Helper, args: readonly Argument[], scope: RenderScope): JsonValue {
+  switch (name) {
+    case 'int':
+      return scope.random.int(Number(args[0]), Number(args[1]));
+    case 'float':
+      return Number(
+        scope.random
+          .between(Number(args[0]), Number(args[1]))
+          .toFixed(args[2] === undefined ? 2 : Number(args[2])),
+      );
+    case 'pick':
+      return scope.random.pick(args);
+    case 'capture': {
+      const match = new RegExp(String(args[0]), 'i').exec(scope.inputText);
+      return match?.[Number(args[1])]?.trim() ?? (args[2] === undefined ? '' : String(args[2]));
+    }
+  }
+}
+
+function variable(name: Extract<Expression, { kind: 'variable' }>['name'], scope: RenderScope): string {
+  switch (name) {
+    case 'input.text':
+      return scope.inputText;
+    case 'input.messageId':
+      return scope.inputMessageId;
+    case 'task.id':
+      return scope.taskId;
+    case 'context.id':
+      return scope.contextId;
+    case 'now':
+      return new Date(scope.nowMs).toISOString();
+    case 'today':
+      return new Date(scope.nowMs).toISOString().slice(0, 10);
+    case 'uuid':
+      return scope.random.uuid();
+  }
+}
+
+function stringify(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value instanceof Date) return value.toISOString();
+  if (value !== null && typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+function toJson(value: unknown): JsonValue {
+  if (value instanceof Date) return value.toISOString();
+  if (value === undefined) return null;
+  return JSON.parse(JSON.stringify(value)) as JsonValue;
+}

@@ -1,0 +1,243 @@
+/**
+ * The pure engine: scenario + input + seeded streams → a Timeline of `{atMs, event}` as plain data.
+ * No clock, no I/O: the runner plays the timeline; tests and `a2a-sim replay` just read it.
+ *
+ * A task's script runs in turns. A turn starts with the user's message and ends when the task is
+ * terminal or paused for input; the pause point says where the next turn resumes.
+ */
+import { isTerminal } from '../domain/lifecycle.js';
+import type { Artifact, Message, Part, TaskState } from '../domain/types.js';
+import type { Random, TaskStreams } from '../lib/random.js';
+import type { Branch, DelaySpec, PartTemplate, Scenario, Step } from '../scenario/model.js';
+import { conditionHolds, type MatchInput } from '../scenario/registry.js';
+import { renderParts, renderText, renderVars, type RenderScope } from './content.js';
+
+export type PlannedEvent =
+  | { kind: 'status'; state: TaskState; message?: Message }
+  | { kind: 'artifact'; artifact: Artifact; append: boolean; lastChunk: boolean };
+
+export interface TimelineEntry {
+  /** Milliseconds after the turn started, before any `--speed` scaling. */
+  atMs: number;
+  event: PlannedEvent;
+}
+
+/** Where a paused script continues: the branches to try, then the remaining steps, innermost first. */
+export interface PausePoint {
+  branches: readonly Branch[];
+  frames: readonly Frame[];
+}
+
+interface Frame {
+  steps: readonly Step[];
+  index: number;
+}
+
+export type TurnEnd = { kind: 'finished' } | { kind: 'paused'; pause: PausePoint };
+
+export interface Timeline {
+  entries: TimelineEntry[];
+  end: TurnEnd;
+}
+
+export interface TurnInput {
+  scenario: Scenario;
+  /** The user's message that starts this turn. */
+  message: Message;
+  taskId: string;
+  contextId: string;
+  /** When the turn starts, epoch milliseconds (for `{{now}}` and faker dates). */
+  nowMs: number;
+  streams: TaskStreams;
+  /** Absent for a new task; the pause point of the previous turn otherwise. */
+  resumeFrom?: PausePoint;
+  /** Merged request and message metadata, for branch conditions. */
+  metadata?: MatchInput['metadata'];
+}
+
+/**
+ * Plans one turn of a task's script.
+ *
+ * @example
+ * const timeline = planTurn({ scenario, message, taskId, contextId, nowMs, streams: taskStreams('42/t1') });
+ * // timeline.entries → [{ atMs: 0, event: { kind: 'status', state: 'working' } }, ...]
+ */
+export function planTurn(input: TurnInput): Timeline {
+  if (input.scenario.script.kind !== 'steps') {
+    throw new Error(
+      `Failed to plan a turn: scenario "${input.scenario.id}" replies with a message, not a task.`,
+    );
+  }
+  const planner = new TurnPlanner(input);
+  const frames: Frame[] = input.resumeFrom
+    ? resumeFrames(input.resumeFrom, matchInput(input))
+    : [{ steps: input.scenario.script.steps, index: 0 }];
+  return planner.run(frames);
+}
+
+/** The direct Message a `reply` scenario answers with, and when. */
+export function planReply(input: Omit<TurnInput, 'taskId' | 'resumeFrom'>): {
+  atMs: number;
+  message: Message;
+} {
+  const script = input.scenario.script;
+  if (script.kind !== 'reply') {
+    throw new Error(`Failed to plan a reply: scenario "${input.scenario.id}" runs a task, not a reply.`);
+  }
+  const scope = renderScope(input, '');
+  return {
+    atMs: sampleDelay(script.after, input.streams.timing),
+    message: {
+      messageId: input.streams.ids.uuid(),
+      role: 'agent',
+      parts: renderParts(script.message, scope),
+      contextId: input.contextId,
+    },
+  };
+}
+
+/** A delay in milliseconds, drawn from `random` when the spec is a distribution. */
+export function sampleDelay(spec: DelaySpec, random: Random): number {
+  switch (spec.kind) {
+    case 'fixed':
+      return spec.ms;
+    case 'uniform':
+      return Math.round(random.between(spec.min, spec.max));
+    case 'normal':
+      return Math.round(clamp(random.normal(spec.mean, spec.stddev), spec.min, spec.max));
+    case 'exponential':
+      return Math.round(clamp(random.exponential(spec.mean), spec.min, spec.max));
+  }
+}
+
+/** The agent message a status update carries. */
+export function agentMessage(
+  parts: readonly PartTemplate[],
+  scope: RenderScope,
+  input: Pick<TurnInput, 'streams' | 'taskId' | 'contextId'>,
+): Message {
+  return {
+    messageId: input.streams.ids.uuid(),
+    role: 'agent',
+    parts: renderParts(parts, scope),
+    taskId: input.taskId,
+    contextId: input.contextId,
+  };
+}
+
+/** Renders a message outside any turn, e.g. the status message of a cancel taking effect. */
+export function standaloneMessage(parts: readonly PartTemplate[], input: TurnInput): Message {
+  return agentMessage(parts, renderScope(input, input.taskId), input);
+}
+
+function resumeFrames(pause: PausePoint, input: MatchInput): Frame[] {
+  const branch = pause.branches.find((b) => conditionHolds(b.when, input));
+  return branch ? [{ steps: branch.steps, index: 0 }, ...pause.frames] : [...pause.frames];
+}
+
+class TurnPlanner {
+  private readonly entries: TimelineEntry[] = [];
+  private readonly scope: RenderScope;
+  private atMs = 0;
+
+  constructor(private readonly input: TurnInput) {
+    this.scope = renderScope(input, input.taskId);
+  }
+
+  run(frames: Frame[]): Timeline {
+    const stack = frames.map((f) => ({ ...f }));
+    while (stack.length) {
+      const frame = stack[0]!;
+      const step = frame.steps[frame.index];
+      if (!step) {
+        stack.shift();
+        continue;
+      }
+      frame.index++;
+      switch (step.kind) {
+        case 'wait':
+          this.atMs += this.delay(step.delay);
+          break;
+        case 'status':
+          this.atMs += this.delay(step.after);
+          this.emit({ kind: 'status', state: step.state, ...this.message(step.message) });
+          if (isTerminal(step.state)) {
+            return { entries: this.entries, end: { kind: 'finished' } };
+          }
+          break;
+        case 'artifact':
+          this.atMs += this.delay(step.after);
+          this.artifact(step);
+          break;
+        case 'input':
+          this.atMs += this.delay(step.after);
+          this.emit({ kind: 'status', state: step.state, ...this.message(step.message) });
+          return {
+            entries: this.entries,
+            end: { kind: 'paused', pause: { branches: step.branches, frames: stack.map((f) => ({ ...f })) } },
+          };
+      }
+    }
+    // The loader rejects scripts that can run out of steps; reaching here means it was bypassed.
+    throw new Error(`Failed to plan scenario "${this.input.scenario.id}": the script ran out of steps.`);
+  }
+
+  private artifact(step: Extract<Step, { kind: 'artifact' }>): void {
+    const artifactId =
+      step.id === undefined ? this.input.streams.ids.uuid() : renderText(step.id, this.scope);
+    const header = {
+      artifactId,
+      ...(step.name !== undefined && { name: renderText(step.name, this.scope) }),
+      ...(step.description !== undefined && { description: renderText(step.description, this.scope) }),
+      ...(step.metadata !== undefined && { metadata: step.metadata }),
+    };
+    step.chunks.forEach((chunk, i) => {
+      if (i > 0) this.atMs += this.delay(step.every);
+      const parts: Part[] = renderParts(chunk, this.scope);
+      this.emit({
+        kind: 'artifact',
+        artifact: { ...header, parts },
+        append: i > 0,
+        lastChunk: i === step.chunks.length - 1,
+      });
+    });
+  }
+
+  private message(parts: readonly PartTemplate[] | undefined): { message?: Message } {
+    return parts ? { message: agentMessage(parts, this.scope, this.input) } : {};
+  }
+
+  private delay(spec: DelaySpec): number {
+    return sampleDelay(spec, this.input.streams.timing);
+  }
+
+  private emit(event: PlannedEvent): void {
+    this.entries.push({ atMs: this.atMs, event });
+  }
+}
+
+/** The turn's template scope; rendering the scenario's `vars` is the turn's first use of its content stream. */
+function renderScope(input: Omit<TurnInput, 'taskId'>, taskId: string): RenderScope {
+  const base = {
+    inputText: textOf(input.message),
+    inputMessageId: input.message.messageId,
+    taskId,
+    contextId: input.contextId,
+    nowMs: input.nowMs,
+    random: input.streams.content,
+  };
+  return { ...base, vars: renderVars(input.scenario.vars, base) };
+}
+
+function matchInput(input: TurnInput): MatchInput {
+  return { text: textOf(input.message), messageId: input.message.messageId, metadata: input.metadata ?? {} };
+}
+
+/** The text parts of a message, joined by newlines: what matching and `{{input.text}}` see. */
+export function textOf(message: Message): string {
+  return message.parts.flatMap((p) => (p.kind === 'text' ? [p.text] : [])).join('\n');
+}
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, value));
+}

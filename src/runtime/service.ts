@@ -1,0 +1,403 @@
+/**
+ * SimService: the one API every binding calls. Bindings decode, call, and encode; every A2A rule
+ * about tasks (§3 of the protocol digest: ids, blocking, history, listing, cancel, subscribe) is
+ * enforced here, once, for every wire.
+ */
+import { createHash } from 'node:crypto';
+import { A2AError, invalidParams, taskNotFound } from '../domain/errors.js';
+import { isPaused, isTerminal } from '../domain/lifecycle.js';
+import type {
+  JsonObject,
+  ListTasksPage,
+  ListTasksQuery,
+  LoggedEvent,
+  Message,
+  SendRequest,
+  SendResult,
+  Task,
+  TaskView,
+} from '../domain/types.js';
+import { planReply, planTurn, textOf } from '../engine/plan.js';
+import type { Clock } from '../lib/clock.js';
+import { loadFaker } from '../lib/fake-data.js';
+import { Random, taskStreams } from '../lib/random.js';
+import type { Scenario } from '../scenario/model.js';
+import type { MatchInput, ScenarioRegistry } from '../scenario/registry.js';
+import { MAX_PAGE_SIZE, type TaskRecord, type TaskStore } from '../store/task-store.js';
+import { TaskRun } from './runner.js';
+import { followTask, messageStream, type TaskStream } from './stream.js';
+
+/** Who is calling: tasks are visible only within the scope that created them (e.g. a tenant). */
+export interface CallContext {
+  scope: string;
+}
+
+export interface ServiceOptions {
+  registry: ScenarioRegistry;
+  store: TaskStore;
+  clock: Clock;
+  seed: string;
+  speed: number;
+  /** Media types accepted in message parts; `type/*` wildcards allowed. */
+  inputModes: readonly string[];
+  /** Whether a stream ends when its task pauses in auth-required (it always ends at input-required). */
+  closeStreamOnAuthRequired: boolean;
+}
+
+export class SimService {
+  private registry: ScenarioRegistry;
+  private readonly runs = new Map<string, TaskRun>();
+
+  constructor(private readonly options: ServiceOptions) {
+    this.registry = options.registry;
+    options.store.onEvict((record) => {
+      this.runs.get(record.id)?.stop();
+      this.runs.delete(record.id);
+    });
+  }
+
+  get scenarios(): ScenarioRegistry {
+    return this.registry;
+  }
+
+  /** Swaps the scenario set; running tasks keep the version they started with. */
+  useScenarios(registry: ScenarioRegistry): void {
+    this.registry = registry;
+  }
+
+  /** SendMessage: answers once the task is terminal or interrupted, unless `returnImmediately`. */
+  async send(request: SendRequest, ctx: CallContext): Promise<SendResult> {
+    const started = await this.start(request, ctx);
+    if (started.kind === 'reply') {
+      const message = await started.message;
+      return { kind: 'message', message };
+    }
+    const { record, fromSeq } = started;
+    const historyLength = request.configuration?.historyLength;
+    if (request.configuration?.returnImmediately)
+      return { kind: 'task', task: this.view(record.task, { historyLength }) };
+    await untilTurnEnds(record, fromSeq);
+    return { kind: 'task', task: this.view(record.task, { historyLength }) };
+  }
+
+  /** SendStreamingMessage: a Message, or the turn's events from its opening Task snapshot on. */
+  async stream(request: SendRequest, ctx: CallContext): Promise<TaskStream> {
+    const started = await this.start(request, ctx);
+    if (started.kind === 'reply') return messageStream(started.message);
+    return followTask(started.record, {
+      afterSeq: started.fromSeq,
+      closeOnAuthRequired: this.options.closeStreamOnAuthRequired,
+    });
+  }
+
+  getTask(id: string, historyLength: number | undefined, ctx: CallContext): TaskView {
+    checkHistoryLength(historyLength, 'historyLength');
+    return this.view(this.find(id, ctx).task, { historyLength });
+  }
+
+  listTasks(query: ListTasksQuery, ctx: CallContext): ListTasksPage {
+    checkHistoryLength(query.historyLength, 'historyLength');
+    if (
+      query.pageSize !== undefined &&
+      !(Number.isInteger(query.pageSize) && query.pageSize >= 1 && query.pageSize <= MAX_PAGE_SIZE)
+    ) {
+      throw invalidParams([
+        {
+          field: 'pageSize',
+          description: `must be an integer from 1 to ${MAX_PAGE_SIZE}, got ${query.pageSize}`,
+        },
+      ]);
+    }
+    const page = this.options.store.list(ctx.scope, query);
+    return {
+      tasks: page.records.map((r) =>
+        this.view(r.task, {
+          historyLength: query.historyLength,
+          includeArtifacts: query.includeArtifacts ?? false,
+        }),
+      ),
+      nextPageToken: page.nextPageToken,
+      pageSize: page.pageSize,
+      totalSize: page.totalSize,
+    };
+  }
+
+  /** CancelTask: accepted at once, effective after the scenario's cancel delay (0 by default). */
+  cancelTask(id: string, ctx: CallContext): TaskView {
+    const record = this.find(id, ctx);
+    const state = record.task.status.state;
+    if (isTerminal(state)) {
+      throw new A2AError('TaskNotCancelableError', `Failed to cancel task ${id}: it is already ${state}.`, {
+        metadata: { taskId: id },
+      });
+    }
+    const run = this.runs.get(id);
+    if (!run || !run.scenario.cancel.allowed) {
+      throw new A2AError(
+        'TaskNotCancelableError',
+        `Failed to cancel task ${id}: scenario "${record.scenarioId}" does not allow cancel (cancel.allowed: false).`,
+        { metadata: { taskId: id } },
+      );
+    }
+    run.requestCancel();
+    return this.view(record.task, {});
+  }
+
+  /**
+   * SubscribeToTask: the current Task first, then its live events until it ends or pauses again.
+   * With `afterSeq`, replays the retained events after it instead of the snapshot.
+   */
+  subscribe(id: string, ctx: CallContext, resume: { afterSeq?: number } = {}): TaskStream {
+    const record = this.find(id, ctx);
+    const state = record.task.status.state;
+    if (resume.afterSeq === undefined && isTerminal(state)) {
+      throw new A2AError(
+        'UnsupportedOperationError',
+        `Failed to subscribe to task ${id}: it is already ${state}.`,
+        {
+          metadata: { taskId: id },
+        },
+      );
+    }
+    return followTask(record, {
+      afterSeq: resume.afterSeq ?? record.log.latestSeq,
+      closeOnAuthRequired: this.options.closeStreamOnAuthRequired,
+      ...(resume.afterSeq === undefined && { snapshot: record.task }),
+    });
+  }
+
+  private find(id: string, ctx: CallContext): TaskRecord {
+    const record = this.options.store.get(id, ctx.scope);
+    if (!record) throw taskNotFound(id);
+    return record;
+  }
+
+  /** Creates a task or continues one, and starts its turn. */
+  private async start(
+    request: SendRequest,
+    ctx: CallContext,
+  ): Promise<
+    { kind: 'task'; record: TaskRecord; fromSeq: number } | { kind: 'reply'; message: Promise<Message> }
+  > {
+    const { message } = request;
+    if (message.role !== 'user') {
+      throw invalidParams([{ field: 'message.role', description: 'a client sends messages with role user' }]);
+    }
+    checkHistoryLength(request.configuration?.historyLength, 'configuration.historyLength');
+    this.checkInputModes(message);
+    const metadata: JsonObject = { ...request.metadata, ...message.metadata };
+    if (message.taskId !== undefined) return this.resume(message, metadata, ctx);
+
+    const scenario = this.select({ text: textOf(message), messageId: message.messageId, metadata });
+    if (scenario.usesFaker) await loadFaker();
+    const clock = this.options.clock;
+    const seed = this.taskSeed(scenario, message);
+    const ids = new Random(seed).fork('task');
+    const taskId = ids.uuid();
+    const contextId = message.contextId ?? ids.uuid();
+
+    if (scenario.script.kind === 'reply') {
+      const reply = planReply({
+        scenario,
+        message,
+        contextId,
+        nowMs: clock.now(),
+        streams: taskStreams(`${seed}/turn-1`),
+        metadata,
+      });
+      return { kind: 'reply', message: after(clock, reply.atMs, this.options.speed, reply.message) };
+    }
+
+    const now = clock.now();
+    const userMessage: Message = { ...message, taskId, contextId };
+    const task: Task = {
+      id: taskId,
+      contextId,
+      status: { state: 'submitted', timestamp: new Date(now).toISOString() },
+      artifacts: [],
+      history: [userMessage],
+    };
+    const record = this.options.store.create(task, ctx.scope, scenario.id, now);
+    const run = new TaskRun(record, scenario, seed, this.options);
+    this.runs.set(taskId, run);
+    run.play(
+      planTurn({
+        scenario,
+        message: userMessage,
+        taskId,
+        contextId,
+        nowMs: now,
+        streams: run.nextTurnStreams(),
+        metadata,
+      }),
+      now,
+    );
+    return { kind: 'task', record, fromSeq: 0 };
+  }
+
+  /** A follow-up message: continues the task's script where it paused, never re-matched. */
+  private async resume(message: Message, metadata: JsonObject, ctx: CallContext) {
+    const taskId = message.taskId!;
+    const record = this.find(taskId, ctx);
+    const { state } = record.task.status;
+    if (isTerminal(state)) {
+      throw new A2AError(
+        'UnsupportedOperationError',
+        `Failed to continue task ${taskId}: it is already ${state}. To follow up, send a new message without taskId in context ${record.task.contextId}.`,
+        { metadata: { taskId } },
+      );
+    }
+    if (message.contextId !== undefined && message.contextId !== record.task.contextId) {
+      throw invalidParams([
+        {
+          field: 'message.contextId',
+          description: `task ${taskId} belongs to context ${record.task.contextId}, not ${message.contextId}`,
+        },
+      ]);
+    }
+    const run = this.runs.get(taskId);
+    if (!run?.pause || run.cancelPending) {
+      throw new A2AError(
+        'UnsupportedOperationError',
+        `Failed to continue task ${taskId}: it is ${state}${run?.cancelPending ? ' and being canceled' : ''}, not waiting for input.`,
+        { metadata: { taskId } },
+      );
+    }
+    if (run.scenario.usesFaker) await loadFaker();
+    const now = this.options.clock.now();
+    const userMessage: Message = { ...message, taskId, contextId: record.task.contextId };
+    const fromSeq = record.log.latestSeq;
+    const snapshot: Task = { ...record.task, history: [...record.task.history, userMessage] };
+    this.options.store.append(record, { kind: 'task', task: snapshot }, now);
+    run.play(
+      planTurn({
+        scenario: run.scenario,
+        message: userMessage,
+        taskId,
+        contextId: record.task.contextId,
+        nowMs: now,
+        streams: run.nextTurnStreams(),
+        resumeFrom: run.pause,
+        metadata,
+      }),
+      now,
+    );
+    return { kind: 'task' as const, record, fromSeq };
+  }
+
+  private select(input: MatchInput): Scenario {
+    const selection = this.registry.select(input);
+    switch (selection.kind) {
+      case 'matched':
+        return selection.scenario;
+      case 'unknown-id':
+        throw invalidParams([
+          {
+            field: 'message.metadata.scenario',
+            description: `no scenario "${selection.id}" is loaded; loaded: ${this.registry
+              .list()
+              .map((s) => s.id)
+              .join(', ')}`,
+          },
+        ]);
+      case 'none':
+        throw invalidParams([
+          {
+            field: 'message',
+            description: 'no scenario matches this message and no fallback scenario is loaded',
+          },
+        ]);
+    }
+  }
+
+  /**
+   * A task's seed depends only on the root seed, the scenario and what the request says, so the
+   * same question gets the same answer in every run, whatever else runs meanwhile. Asking the same
+   * question again while the first task is still stored gets the next occurrence.
+   */
+  private taskSeed(scenario: Scenario, message: Message): string {
+    const digest = createHash('sha256')
+      .update(JSON.stringify([message.contextId ?? '', message.parts]))
+      .digest('base64url')
+      .slice(0, 16);
+    const base = `${this.options.seed}/${scenario.id}/${digest}`;
+    for (let occurrence = 0; ; occurrence++) {
+      const seed = `${base}#${occurrence}`;
+      if (!this.options.store.has(new Random(seed).fork('task').uuid())) return seed;
+    }
+  }
+
+  private checkInputModes(message: Message): void {
+    for (const [i, part] of message.parts.entries()) {
+      const type = part.mediaType;
+      if (type === undefined || type === '') continue;
+      if (!this.options.inputModes.some((mode) => mediaTypeMatches(mode, type))) {
+        throw new A2AError(
+          'ContentTypeNotSupportedError',
+          `Failed to accept message.parts[${i}]: media type "${type}" is not one of ${this.options.inputModes.join(', ')}.`,
+          { metadata: { mediaType: type } },
+        );
+      }
+    }
+  }
+
+  /**
+   * The task as the caller asked to see it. `artifacts` is listed when there are some, or always
+   * when `includeArtifacts` is set (ListTasks: never unless asked).
+   */
+  private view(
+    task: Task,
+    options: { historyLength?: number | undefined; includeArtifacts?: boolean },
+  ): TaskView {
+    const { historyLength, includeArtifacts } = options;
+    const { artifacts, history, ...rest } = task;
+    const listArtifacts = includeArtifacts ?? artifacts.length > 0;
+    return {
+      ...rest,
+      ...(listArtifacts && { artifacts }),
+      ...(historyLength !== 0 && {
+        history: historyLength === undefined ? history : history.slice(-historyLength),
+      }),
+    };
+  }
+}
+
+/** Resolves once the turn that began after `fromSeq` ends: a terminal or interrupted status. */
+function untilTurnEnds(record: TaskRecord, fromSeq: number): Promise<void> {
+  return new Promise((resolve) => {
+    let ended = false;
+    const end = () => {
+      ended = true;
+      stop?.();
+      resolve();
+    };
+    // The replay inside follow() may end the turn before follow() returns: stop is then unset.
+    let stop: (() => void) | undefined;
+    stop = record.log.follow(fromSeq, {
+      onEvent: (logged: LoggedEvent) => {
+        if (!ended && logged.event.kind === 'status' && isPaused(logged.event.status.state)) end();
+      },
+      onClose: end,
+    });
+    if (ended) stop();
+  });
+}
+
+function after<T>(clock: Clock, atMs: number, speed: number, value: T): Promise<T> {
+  const delay = speed === 0 ? 0 : atMs / speed;
+  if (delay === 0) return Promise.resolve(value);
+  return new Promise((resolve) => clock.setTimer(delay, () => resolve(value)));
+}
+
+function checkHistoryLength(value: number | undefined, field: string): void {
+  if (value !== undefined && !(Number.isInteger(value) && value >= 0)) {
+    throw invalidParams([{ field, description: `must be a non-negative integer, got ${value}` }]);
+  }
+}
+
+/** `image/*` accepts `image/png`; parameters such as `; charset=utf-8` are ignored. */
+function mediaTypeMatches(mode: string, type: string): boolean {
+  const [want, got] = [mode.toLowerCase(), type.split(';')[0]!.trim().toLowerCase()];
+  if (want === '*/*' || want === got) return true;
+  return want.endsWith('/*') && got.startsWith(want.slice(0, -1));
+}

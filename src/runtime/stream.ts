@@ -1,0 +1,89 @@
+/**
+ * What a streaming call hands its binding: items to encode, and the moment to close. Every stream
+ * of a task follows the task's event log, so concurrent streams see identical, identically ordered
+ * events, and a stream that starts late loses nothing.
+ */
+import { isInterrupted, isTerminal } from '../domain/lifecycle.js';
+import type { LoggedEvent, Message, Task } from '../domain/types.js';
+import type { TaskRecord } from '../store/task-store.js';
+
+export type StreamItem =
+  /** A direct reply; the stream ends after it. */
+  | { kind: 'message'; message: Message }
+  /** The task as of subscribing: a view, not a logged event, so it carries no seq. */
+  | { kind: 'snapshot'; task: Task }
+  | { kind: 'event'; event: LoggedEvent };
+
+export interface StreamSink {
+  item(item: StreamItem): void;
+  /** No more items: the task ended or paused, or was evicted. */
+  end(): void;
+}
+
+export interface TaskStream {
+  /** Starts delivery. Items may arrive before this returns. */
+  start(sink: StreamSink): void;
+  /** The client went away: stop delivering. */
+  stop(): void;
+}
+
+export function messageStream(message: Promise<Message>): TaskStream {
+  let stopped = false;
+  return {
+    start(sink) {
+      void message.then((m) => {
+        if (stopped) return;
+        sink.item({ kind: 'message', message: m });
+        sink.end();
+      });
+    },
+    stop() {
+      stopped = true;
+    },
+  };
+}
+
+export interface FollowOptions {
+  /** Deliver the logged events after this seq (replayed first if already logged), then live ones. */
+  afterSeq: number;
+  closeOnAuthRequired: boolean;
+  /** Sent first, before any event. */
+  snapshot?: Task;
+}
+
+/** Follows a task's log and ends after the first status that ends or pauses the task (§3.1.2, §11.7). */
+export function followTask(record: TaskRecord, options: FollowOptions): TaskStream {
+  let unfollow: (() => void) | undefined;
+  let ended = false;
+  const endsStream = (logged: LoggedEvent): boolean => {
+    if (logged.event.kind !== 'status') return false;
+    const state = logged.event.status.state;
+    if (isTerminal(state) || state === 'input-required') return true;
+    return isInterrupted(state) && options.closeOnAuthRequired;
+  };
+  return {
+    start(sink) {
+      const finish = () => {
+        if (ended) return;
+        ended = true;
+        unfollow?.();
+        sink.end();
+      };
+      if (options.snapshot) sink.item({ kind: 'snapshot', task: options.snapshot });
+      unfollow = record.log.follow(options.afterSeq, {
+        onEvent: (logged) => {
+          if (ended) return;
+          sink.item({ kind: 'event', event: logged });
+          if (endsStream(logged)) finish();
+        },
+        onClose: finish,
+      });
+      // The replay inside follow() may have ended the stream before `unfollow` was assigned.
+      if (ended) unfollow();
+    },
+    stop() {
+      ended = true;
+      unfollow?.();
+    },
+  };
+}

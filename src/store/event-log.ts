@@ -1,0 +1,86 @@
+/**
+ * One task's append-only event log: the truth every stream, resume and GetTask is built from.
+ * Each event gets the next per-task `seq` (1, 2, ...), kept across turns and stable on replay.
+ * A bounded window of the most recent events is retained.
+ */
+import type { LoggedEvent } from '../domain/types.js';
+
+export interface Follower {
+  onEvent(event: LoggedEvent): void;
+  /** The log was discarded (its task was evicted); no more events will come. */
+  onClose?(): void;
+}
+
+export class EventLog {
+  private events: LoggedEvent[] = [];
+  private lastSeq = 0;
+  private readonly followers = new Set<Follower>();
+
+  constructor(private readonly maxEvents: number) {}
+
+  /** Seq of the newest event, 0 when empty. */
+  get latestSeq(): number {
+    return this.lastSeq;
+  }
+
+  /** Seq of the oldest retained event; `latestSeq + 1` when nothing is retained. */
+  get oldestSeq(): number {
+    return this.events[0]?.seq ?? this.lastSeq + 1;
+  }
+
+  append(event: Omit<LoggedEvent, 'seq'>): LoggedEvent {
+    const logged: LoggedEvent = { ...event, seq: ++this.lastSeq };
+    this.events.push(logged);
+    // Trim in batches so a long-running task costs amortised O(1) per append.
+    if (this.events.length > this.maxEvents + Math.ceil(this.maxEvents / 4)) {
+      this.events = this.events.slice(this.events.length - this.maxEvents);
+    }
+    for (const follower of this.followers) follower.onEvent(logged);
+    return logged;
+  }
+
+  /** Retained events with `seq > afterSeq`, oldest first. */
+  readAfter(afterSeq: number): LoggedEvent[] {
+    const first = this.events[0];
+    if (!first) return [];
+    const start = Math.max(0, afterSeq - first.seq + 1);
+    return this.events.slice(start);
+  }
+
+  /**
+   * Replays retained events after `afterSeq`, then delivers each new one as it is appended, with no
+   * gap and no duplicate at the seam. Returns the function that stops following.
+   *
+   * @note Attach before read: the follower is registered before the replay, and a guard on `seq`
+   * drops anything the replay already delivered, so an append made by a follower's own callback
+   * during the replay is neither lost nor repeated.
+   */
+  follow(afterSeq: number, follower: Follower): () => void {
+    let delivered = afterSeq;
+    const guarded: Follower = {
+      onEvent: (event) => {
+        if (event.seq <= delivered) return;
+        delivered = event.seq;
+        follower.onEvent(event);
+      },
+      ...(follower.onClose && { onClose: () => follower.onClose!() }),
+    };
+    this.followers.add(guarded);
+    for (const event of this.readAfter(afterSeq)) {
+      if (!this.followers.has(guarded)) break;
+      guarded.onEvent(event);
+    }
+    return () => this.followers.delete(guarded);
+  }
+
+  get followerCount(): number {
+    return this.followers.size;
+  }
+
+  /** Ends every follower; used when the task is evicted. */
+  close(): void {
+    const followers = [...this.followers];
+    this.followers.clear();
+    for (const follower of followers) follower.onClose?.();
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * All tasks, in memory, each with its event log. Tasks live in a scope (a tenant, later a
+ * workspace and agent): a task outside the caller's scope does not exist for that caller.
+ *
+ * Memory stays bounded through a day-long demo: terminal tasks expire after `terminalTtlMs`, and
+ * past `maxTasks` the oldest terminal tasks go first, then the oldest of the rest.
+ */
+import { A2AError } from '../domain/errors.js';
+import { applyEvent, canApply, isTerminal } from '../domain/lifecycle.js';
+import type { ListTasksQuery, LoggedEvent, Task, TaskEvent } from '../domain/types.js';
+import { EventLog } from './event-log.js';
+
+export interface RetentionOptions {
+  maxTasks: number;
+  terminalTtlMs: number;
+  maxEventsPerTask: number;
+}
+
+export interface TaskRecord {
+  readonly id: string;
+  readonly scope: string;
+  readonly scenarioId: string;
+  readonly log: EventLog;
+  /** The task as of the latest event. Replaced, never mutated. */
+  task: Task;
+  /** Store-wide counter of status changes: breaks ties between equal status timestamps in listings. */
+  statusOrder: number;
+}
+
+export interface TaskPage {
+  records: TaskRecord[];
+  nextPageToken: string;
+  pageSize: number;
+  totalSize: number;
+}
+
+/** Listing order and page cursor: (status time in ms, status order), both descending. */
+type PageKey = [number, number];
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 100;
+
+export class TaskStore {
+  private readonly records = new Map<string, TaskRecord>();
+  /** Terminal tasks in the order they ended, with the time they ended: the eviction queue. */
+  private readonly ended = new Map<string, number>();
+  private statusCounter = 0;
+  private readonly evictionListeners: ((record: TaskRecord) => void)[] = [];
+
+  constructor(private readonly retention: RetentionOptions) {}
+
+  get size(): number {
+    return this.records.size;
+  }
+
+  /** Called for each task the retention policy removes. */
+  onEvict(listener: (record: TaskRecord) => void): void {
+    this.evictionListeners.push(listener);
+  }
+
+  has(id: string): boolean {
+    return this.records.has(id);
+  }
+
+  /** The task, if it exists in `scope`. */
+  get(id: string, scope: string): TaskRecord | undefined {
+    const record = this.records.get(id);
+    return record && record.scope === scope ? record : undefined;
+  }
+
+  /** Stores a new task and logs its creation as event 1. */
+  create(task: Task, scope: string, scenarioId: string, atMs: number): TaskRecord {
+    this.evict(atMs);
+    const record: TaskRecord = {
+      id: task.id,
+      scope,
+      scenarioId,
+      log: new EventLog(this.retention.maxEventsPerTask),
+      task,
+      statusOrder: ++this.statusCounter,
+    };
+    this.records.set(task.id, record);
+    record.log.append({ taskId: task.id, contextId: task.contextId, atMs, event: { kind: 'task', task } });
+    return record;
+  }
+
+  /** Applies an event to the task and appends it to the log. Terminal tasks refuse further events. */
+  append(record: TaskRecord, event: TaskEvent, atMs: number): LoggedEvent {
+    if (!canApply(record.task, event)) {
+      throw new A2AError(
+        'UnsupportedOperationError',
+        `Task ${record.id} is already ${record.task.status.state}; a terminal task cannot change.`,
+        { metadata: { taskId: record.id } },
+      );
+    }
+    record.task = applyEvent(record.task, event);
+    if (event.kind === 'status') {
+      record.statusOrder = ++this.statusCounter;
+      if (isTerminal(event.status.state)) this.ended.set(record.id, atMs);
+    }
+    return record.log.append({ taskId: record.id, contextId: record.task.contextId, atMs, event });
+  }
+
+  /** One page of the tasks in `scope` that pass the filters, most recently updated first. */
+  list(scope: string, query: ListTasksQuery): TaskPage {
+    const after = query.pageToken ? decodePageToken(query.pageToken) : undefined;
+    const matches: { record: TaskRecord; key: PageKey }[] = [];
+    for (const record of this.records.values()) {
+      if (record.scope !== scope) continue;
+      const task = record.task;
+      const time = Date.parse(task.status.timestamp);
+      if (query.contextId !== undefined && task.contextId !== query.contextId) continue;
+      if (query.status !== undefined && task.status.state !== query.status) continue;
+      if (query.statusTimestampAfter !== undefined && time < query.statusTimestampAfter) continue;
+      matches.push({ record, key: [time, record.statusOrder] });
+    }
+    matches.sort((a, b) => b.key[0] - a.key[0] || b.key[1] - a.key[1]);
+    const start = after ? matches.findIndex((m) => isAfter(m.key, after)) : 0;
+    const pageSize = query.pageSize ?? DEFAULT_PAGE_SIZE;
+    const page = start < 0 ? [] : matches.slice(start, start + pageSize);
+    const more = start >= 0 && start + pageSize < matches.length;
+    return {
+      records: page.map((m) => m.record),
+      nextPageToken: more ? encodePageToken(page[page.length - 1]!.key) : '',
+      pageSize,
+      totalSize: matches.length,
+    };
+  }
+
+  /** Removes every task, e.g. for a test's clean slate. */
+  clear(): void {
+    for (const record of [...this.records.values()]) this.remove(record);
+  }
+
+  private evict(nowMs: number): void {
+    for (const [id, endedAt] of this.ended) {
+      if (endedAt > nowMs - this.retention.terminalTtlMs && this.records.size < this.retention.maxTasks)
+        break;
+      this.remove(this.records.get(id)!);
+    }
+    // Every remaining task is active or paused: past the cap, the oldest goes.
+    while (this.records.size >= this.retention.maxTasks) {
+      const oldest = this.records.values().next().value as TaskRecord;
+      this.remove(oldest);
+    }
+  }
+
+  private remove(record: TaskRecord): void {
+    this.records.delete(record.id);
+    this.ended.delete(record.id);
+    record.log.close();
+    for (const listener of this.evictionListeners) listener(record);
+  }
+}
+
+/** Opaque to clients: where the previous page stopped, as (status time, status order). */
+function encodePageToken([time, order]: PageKey): string {
+  return Buffer.from(JSON.stringify([time, order])).toString('base64url');
+}
+
+export function decodePageToken(token: string): PageKey {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value.length === 2 && value.every(Number.isFinite)) return value as PageKey;
+  } catch {
+    // fall through to the error below
+  }
+  throw new A2AError(
+    'InvalidParamsError',
+    `Invalid parameters: pageToken "${token}" was not issued by this server.`,
+    {
+      fieldViolations: [
+        { field: 'pageToken', description: 'use the nextPageToken of a previous ListTasks response' },
+      ],
+    },
+  );
+}
+
+function isAfter([time, order]: PageKey, [afterTime, afterOrder]: PageKey): boolean {
+  return time < afterTime || (time === afterTime && order < afterOrder);
+}
