@@ -1,0 +1,124 @@
+/**
+ * The agent card (§6), built from the loaded scenarios' skills. URLs are absolute: from
+ * `--public-url` when given, else from the request's Host, so the card is right behind any port.
+ *
+ * One document cannot serve both versions (their `securitySchemes` shapes differ), so the card
+ * follows `A2A-Version` like the reference SDK server: `1.0` gets the v1.0 card; no header (or
+ * `0.3`) gets the v0.3 card with the v1.0 `supportedInterfaces` embedded. `Vary: A2A-Version`.
+ */
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { SkillInfo } from '../scenario/model.js';
+
+export interface AgentCardOptions {
+  name: string;
+  description: string;
+  version: string;
+  provider?: { organization: string; url: string };
+  documentationUrl?: string;
+  /** Overrides the URL derived from the request, e.g. behind a proxy. */
+  publicUrl?: string;
+  /** Whether GetExtendedAgentCard is offered (capabilities.extendedAgentCard). */
+  extendedCard: boolean;
+  inputModes: readonly string[];
+  outputModes: readonly string[];
+}
+
+type Card = Record<string, unknown>;
+
+export class AgentCards {
+  constructor(
+    private readonly options: AgentCardOptions,
+    private readonly skills: () => readonly SkillInfo[],
+  ) {}
+
+  get extendedCardEnabled(): boolean {
+    return this.options.extendedCard;
+  }
+
+  /** The base URL clients should call, without a trailing slash. */
+  baseUrl(req: IncomingMessage): string {
+    if (this.options.publicUrl) return this.options.publicUrl.replace(/\/+$/, '');
+    const forwarded = req.headers['x-forwarded-proto'];
+    const proto = typeof forwarded === 'string' && /^https?$/.test(forwarded) ? forwarded : 'http';
+    const host = req.headers.host;
+    // The Host header is reflected into the card: accept only what a host can look like.
+    const safeHost =
+      host && /^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host)
+        ? host
+        : `${req.socket.localAddress?.includes(':') ? `[${req.socket.localAddress}]` : req.socket.localAddress}:${req.socket.localPort}`;
+    return `${proto}://${safeHost}`;
+  }
+
+  /** The A2A v1.0 card. The extended card also lists skills marked `extended`. */
+  v1(base: string, extended = false): Card {
+    const o = this.options;
+    return {
+      name: o.name,
+      description: o.description,
+      supportedInterfaces: interfaces(base),
+      ...(o.provider && { provider: o.provider }),
+      version: o.version,
+      ...(o.documentationUrl && { documentationUrl: o.documentationUrl }),
+      capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: o.extendedCard },
+      defaultInputModes: [...o.inputModes],
+      defaultOutputModes: [...o.outputModes],
+      skills: this.wireSkills(extended),
+    };
+  }
+
+  /** The A2A v0.3 card, with the v1.0 interfaces embedded for clients that understand both. */
+  v03(base: string): Card {
+    const o = this.options;
+    return {
+      protocolVersion: '0.3.0',
+      name: o.name,
+      description: o.description,
+      url: base,
+      preferredTransport: 'JSONRPC',
+      additionalInterfaces: [{ url: base, transport: 'JSONRPC' }],
+      supportedInterfaces: interfaces(base),
+      ...(o.provider && { provider: o.provider }),
+      version: o.version,
+      ...(o.documentationUrl && { documentationUrl: o.documentationUrl }),
+      capabilities: { streaming: true, pushNotifications: false, stateTransitionHistory: false },
+      defaultInputModes: [...o.inputModes],
+      defaultOutputModes: [...o.outputModes],
+      skills: this.wireSkills(false),
+      supportsAuthenticatedExtendedCard: o.extendedCard,
+    };
+  }
+
+  /** Serves the public card with ETag revalidation. */
+  serve(req: IncomingMessage, res: ServerResponse, version: string | undefined): void {
+    const base = this.baseUrl(req);
+    const body = JSON.stringify(version === '1.0' ? this.v1(base) : this.v03(base));
+    const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+    const headers = { ETag: etag, 'Cache-Control': 'no-cache', Vary: 'A2A-Version' };
+    if (req.headers['if-none-match'] === etag) {
+      res.writeHead(304, headers);
+      res.end();
+      return;
+    }
+    res.writeHead(200, {
+      ...headers,
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(body),
+    });
+    res.end(body);
+  }
+
+  private wireSkills(extended: boolean): Card[] {
+    return this.skills()
+      .filter((s) => extended || !s.extended)
+      .map(({ extended: _extended, ...skill }) => ({ ...skill }));
+  }
+}
+
+/** JSON-RPC first: it is the default binding of most clients. Both live at the same base URL. */
+function interfaces(base: string): Card[] {
+  return [
+    { url: base, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+    { url: base, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+  ];
+}

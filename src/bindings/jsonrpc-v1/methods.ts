@@ -1,0 +1,110 @@
+/**
+ * The A2A v1.0 JSON-RPC dialect (§2): PascalCase method names, ProtoJSON params and results.
+ * SendMessage wraps its result (`{"task"}` / `{"message"}`); GetTask and CancelTask answer a bare Task.
+ */
+import { A2AError } from '../../domain/errors.js';
+import type { CallContext } from '../../runtime/service.js';
+import { tenantScope } from '../shared/context.js';
+import type { JsonRpcDialect, MethodHandler } from '../shared/jsonrpc-endpoint.js';
+import { rpcResult } from '../shared/jsonrpc.js';
+import {
+  fromWireListTasksRequest,
+  fromWireSendRequest,
+  fromWireTaskIdRequest,
+  toWireMessage,
+  toWireStreamResponse,
+  toWireTask,
+} from '../shared/proto-json.js';
+import { field } from '../shared/wire-reader.js';
+import { toRpcError } from './errors.js';
+
+/** `params.tenant` scopes the call, as the `/{tenant}` path prefix does on REST. */
+function scopeOf(params: unknown): CallContext {
+  const tenant =
+    params !== null && typeof params === 'object'
+      ? field(params as Record<string, unknown>, 'tenant')
+      : undefined;
+  return { scope: tenantScope(typeof tenant === 'string' ? tenant : undefined) };
+}
+
+const pushNotSupported = () => {
+  throw new A2AError(
+    'PushNotificationNotSupportedError',
+    'Push notifications are not supported by this agent.',
+  );
+};
+
+export const JSONRPC_V1: JsonRpcDialect = {
+  version: '1.0',
+  toError: toRpcError,
+  streamEncoding: (id) => ({
+    frame: (item) => rpcResult(id, toWireStreamResponse(item)),
+    errorFrame: (error) => ({ data: toRpcError(id, error) }),
+  }),
+  methods: new Map<string, MethodHandler>([
+    [
+      'SendMessage',
+      async (params, { service }) => {
+        const result = await service.send(fromWireSendRequest(params), scopeOf(params));
+        return {
+          kind: 'result',
+          result:
+            result.kind === 'task'
+              ? { task: toWireTask(result.task) }
+              : { message: toWireMessage(result.message) },
+        };
+      },
+    ],
+    [
+      'SendStreamingMessage',
+      async (params, { service }) => ({
+        kind: 'stream',
+        stream: await service.stream(fromWireSendRequest(params), scopeOf(params)),
+      }),
+    ],
+    [
+      'GetTask',
+      (params, { service }) => {
+        const { id, historyLength } = fromWireTaskIdRequest(params);
+        return { kind: 'result', result: toWireTask(service.getTask(id, historyLength, scopeOf(params))) };
+      },
+    ],
+    [
+      'ListTasks',
+      (params, { service }) => {
+        const page = service.listTasks(fromWireListTasksRequest(params), scopeOf(params));
+        return { kind: 'result', result: { ...page, tasks: page.tasks.map(toWireTask) } };
+      },
+    ],
+    [
+      'CancelTask',
+      (params, { service }) => ({
+        kind: 'result',
+        result: toWireTask(service.cancelTask(fromWireTaskIdRequest(params).id, scopeOf(params))),
+      }),
+    ],
+    [
+      'SubscribeToTask',
+      (params, { service }) => ({
+        kind: 'stream',
+        stream: service.subscribe(fromWireTaskIdRequest(params).id, scopeOf(params)),
+      }),
+    ],
+    ['CreateTaskPushNotificationConfig', pushNotSupported],
+    ['GetTaskPushNotificationConfig', pushNotSupported],
+    ['ListTaskPushNotificationConfigs', pushNotSupported],
+    ['DeleteTaskPushNotificationConfig', pushNotSupported],
+    [
+      'GetExtendedAgentCard',
+      (_params, { cards }, req) => {
+        if (!cards.extendedCardEnabled) {
+          throw new A2AError(
+            'UnsupportedOperationError',
+            'This agent does not offer an extended agent card.',
+          );
+        }
+        return { kind: 'result', result: cards.v1(cards.baseUrl(req), true) };
+      },
+    ],
+  ]),
+};

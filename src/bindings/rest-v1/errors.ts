@@ -1,0 +1,32 @@
+/** A2A errors as HTTP+JSON responses: a `google.rpc.Status` body with ErrorInfo (§3). */
+import type { A2AError, A2AErrorType } from '../../domain/errors.js';
+import { errorDetails } from '../shared/errors.js';
+
+export const HTTP_STATUS = Object.freeze({
+  TaskNotFoundError: [404, 'NOT_FOUND'],
+  TaskNotCancelableError: [400, 'FAILED_PRECONDITION'],
+  PushNotificationNotSupportedError: [400, 'FAILED_PRECONDITION'],
+  UnsupportedOperationError: [400, 'FAILED_PRECONDITION'],
+  ContentTypeNotSupportedError: [400, 'INVALID_ARGUMENT'],
+  InvalidAgentResponseError: [500, 'INTERNAL'],
+  ExtendedAgentCardNotConfiguredError: [400, 'FAILED_PRECONDITION'],
+  ExtensionSupportRequiredError: [400, 'FAILED_PRECONDITION'],
+  VersionNotSupportedError: [400, 'FAILED_PRECONDITION'],
+  ParseError: [400, 'INVALID_ARGUMENT'],
+  InvalidRequestError: [400, 'INVALID_ARGUMENT'],
+  MethodNotFoundError: [404, 'NOT_FOUND'],
+  InvalidParamsError: [400, 'INVALID_ARGUMENT'],
+  InternalError: [500, 'INTERNAL'],
+} as const satisfies Record<A2AErrorType, readonly [number, string]>);
+
+/** `{"error": {code, status, message, details}}`. */
+export function toRestStatus(error: A2AError): {
+  httpStatus: number;
+  body: { error: Record<string, unknown> };
+} {
+  const [httpStatus, status] = HTTP_STATUS[error.type];
+  return {
+    httpStatus,
+    body: { error: { code: httpStatus, status, message: error.message, details: errorDetails(error) } },
+  };
+}

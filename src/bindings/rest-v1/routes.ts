@@ -1,0 +1,153 @@
+/**
+ * A2A v1.0 over HTTP+JSON (§2): `POST /message:send`, `GET /tasks/{id}`, ... at the root and under
+ * an optional `/{tenant}` prefix. Decode, call the service, encode: nothing else happens here.
+ */
+import type { NextFunction, Request, Response } from 'express';
+import { A2AError } from '../../domain/errors.js';
+import type { CallContext } from '../../runtime/service.js';
+import { tenantScope, type BindingContext } from '../shared/context.js';
+import { asA2AError } from '../shared/errors.js';
+import { declaredVersion, parseJson, readBody, requireJsonBody, sendJson } from '../shared/http.js';
+import {
+  fromWireSendRequest,
+  toWireMessage,
+  toWireStreamResponse,
+  toWireTask,
+} from '../shared/proto-json.js';
+import { pipeToSse, type StreamEncoding } from '../shared/stream.js';
+import {
+  fromRestHistoryLength,
+  fromRestListQuery,
+  matchRestPath,
+  methodNotAllowed,
+  type RestRoute,
+} from './codec.js';
+import { toRestStatus } from './errors.js';
+
+const A2A_JSON = 'application/a2a+json';
+
+const STREAM_ENCODING: StreamEncoding = {
+  frame: toWireStreamResponse,
+  errorFrame: (error) => ({ event: 'error', data: toRestStatus(error).body }),
+};
+
+/** Express middleware: handles the REST paths, passes anything else on. */
+export function restV1(context: BindingContext) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const url = new URL(req.url, 'http://localhost');
+    let route: RestRoute | undefined;
+    try {
+      route = matchRestPath(url.pathname);
+    } catch (error) {
+      sendError(res, asA2AError(error, context.report));
+      return;
+    }
+    if (!route) {
+      next();
+      return;
+    }
+    handle(context, route, req, res, url).catch((error: unknown) => {
+      const a2aError = asA2AError(error, context.report);
+      if (res.headersSent) res.end();
+      else sendError(res, a2aError);
+    });
+  };
+}
+
+async function handle(
+  context: BindingContext,
+  route: RestRoute,
+  req: Request,
+  res: Response,
+  url: URL,
+): Promise<void> {
+  if (!route.allow.includes(req.method)) {
+    const error = methodNotAllowed(req.method, url.pathname, route.allow);
+    sendJson(res, 405, toRestStatus(error).body, A2A_JSON, { Allow: route.allow.join(', ') });
+    return;
+  }
+  const version = declaredVersion(req, url.searchParams);
+  if (context.strictVersion && version !== '1.0') {
+    throw new A2AError(
+      'VersionNotSupportedError',
+      `This HTTP+JSON interface speaks A2A 1.0, but the request declares ${version ?? 'no version (0.3)'}: send "A2A-Version: 1.0".`,
+    );
+  }
+  const ctx: CallContext = { scope: tenantScope(route.tenant) };
+  const { service } = context;
+  const op = route.operation;
+  switch (op.op) {
+    case 'send': {
+      const result = await service.send(fromWireSendRequest(await jsonBody(context, req)), ctx);
+      const body =
+        result.kind === 'task'
+          ? { task: toWireTask(result.task) }
+          : { message: toWireMessage(result.message) };
+      sendJson(res, 200, body, A2A_JSON);
+      return;
+    }
+    case 'stream': {
+      const stream = await service.stream(fromWireSendRequest(await jsonBody(context, req)), ctx);
+      pipeToSse(req, res, stream, context.keepAlive, STREAM_ENCODING, context.report);
+      return;
+    }
+    case 'get':
+      sendJson(
+        res,
+        200,
+        toWireTask(service.getTask(op.id, fromRestHistoryLength(url.searchParams), ctx)),
+        A2A_JSON,
+      );
+      return;
+    case 'list': {
+      const page = service.listTasks(fromRestListQuery(url.searchParams), ctx);
+      sendJson(res, 200, { ...page, tasks: page.tasks.map(toWireTask) }, A2A_JSON);
+      return;
+    }
+    case 'cancel':
+      await optionalJsonBody(context, req);
+      sendJson(res, 200, toWireTask(service.cancelTask(op.id, ctx)), A2A_JSON);
+      return;
+    case 'subscribe': {
+      if (req.method === 'POST') await optionalJsonBody(context, req);
+      const lastEventId = req.headers['last-event-id'];
+      const afterSeq =
+        typeof lastEventId === 'string' && /^\d+$/.test(lastEventId) ? Number(lastEventId) : undefined;
+      const stream = service.subscribe(op.id, ctx, afterSeq === undefined ? {} : { afterSeq });
+      pipeToSse(req, res, stream, context.keepAlive, STREAM_ENCODING, context.report);
+      return;
+    }
+    case 'push-configs':
+      throw new A2AError(
+        'PushNotificationNotSupportedError',
+        'Push notifications are not supported by this agent.',
+      );
+    case 'extended-card':
+      if (!context.cards.extendedCardEnabled) {
+        throw new A2AError('UnsupportedOperationError', 'This agent does not offer an extended agent card.');
+      }
+      sendJson(res, 200, context.cards.v1(context.cards.baseUrl(req), true), A2A_JSON);
+      return;
+  }
+}
+
+async function jsonBody(context: BindingContext, req: Request): Promise<unknown> {
+  requireJsonBody(req);
+  const parsed = parseJson(await readBody(req, context.maxBodyBytes));
+  if (!parsed.ok) throw new A2AError('ParseError', `Invalid JSON body: ${parsed.error}.`);
+  return parsed.value;
+}
+
+/** Cancel and subscribe may come with no body at all (the SDK sends none), or with a JSON one. */
+async function optionalJsonBody(context: BindingContext, req: Request): Promise<unknown> {
+  const text = await readBody(req, context.maxBodyBytes);
+  if (text.trim() === '') return undefined;
+  const parsed = parseJson(text);
+  if (!parsed.ok) throw new A2AError('ParseError', `Invalid JSON body: ${parsed.error}.`);
+  return parsed.value;
+}
+
+function sendError(res: Response, error: A2AError): void {
+  const { httpStatus, body } = toRestStatus(error);
+  sendJson(res, httpStatus, body, A2A_JSON);
+}

@@ -1,0 +1,35 @@
+/**
+ * The parts of an error body every binding shares: the `google.rpc` detail objects, and the rule
+ * that anything that is not an A2AError is an internal error (logged, never leaked as a crash).
+ */
+import { A2AError } from '../../domain/errors.js';
+
+export const ERROR_DOMAIN = 'a2a-protocol.org';
+
+/** `[ErrorInfo, BadRequest?]`: ErrorInfo always, since SDK clients map errors by its `reason`. */
+export function errorDetails(error: A2AError): Record<string, unknown>[] {
+  const { metadata, fieldViolations } = error.details;
+  const details: Record<string, unknown>[] = [
+    {
+      '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+      reason: error.reason,
+      domain: ERROR_DOMAIN,
+      ...(metadata && { metadata }),
+    },
+  ];
+  if (fieldViolations?.length) {
+    details.push({ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations });
+  }
+  return details;
+}
+
+/** Any thrown value as an A2AError; unexpected ones become InternalError and are reported. */
+export function asA2AError(error: unknown, report: (error: unknown) => void): A2AError {
+  if (error instanceof A2AError) return error;
+  report(error);
+  const reason = error instanceof Error ? error.message : String(error);
+  return new A2AError(
+    'InternalError',
+    `Internal error: ${reason}. This is a simulator bug; please report it.`,
+  );
+}

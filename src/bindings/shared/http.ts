@@ -1,0 +1,99 @@
+/**
+ * Small HTTP helpers shared by the bindings: reading a bounded body, media types, the
+ * `A2A-Version` header, and writing JSON without express's per-response extras.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { A2AError } from '../../domain/errors.js';
+
+/** Reads the request body as UTF-8, refusing more than `limitBytes`. */
+export function readBody(req: IncomingMessage, limitBytes: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limitBytes) {
+        reject(
+          new A2AError(
+            'InvalidRequestError',
+            `Request body too large: the limit is ${limitBytes} bytes (--max-body-bytes).`,
+          ),
+        );
+        req.removeAllListeners('data');
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/** The media type without parameters, lowercased: `application/json; charset=utf-8` → `application/json`. */
+export function mediaTypeOf(req: IncomingMessage): string | undefined {
+  const header = req.headers['content-type'];
+  return header ? header.split(';')[0]!.trim().toLowerCase() : undefined;
+}
+
+export const JSON_TYPES: readonly string[] = Object.freeze(['application/json', 'application/a2a+json']);
+
+export function requireJsonBody(req: IncomingMessage): void {
+  const type = mediaTypeOf(req);
+  if (type !== undefined && JSON_TYPES.includes(type)) return;
+  throw new A2AError(
+    'ContentTypeNotSupportedError',
+    `Unsupported request Content-Type ${type ? `"${type}"` : '(none)'}: send "Content-Type: application/json" or "application/a2a+json".`,
+    { metadata: { contentType: type ?? '' } },
+  );
+}
+
+/** The protocol versions this simulator speaks, as `Major.Minor`. */
+export const SUPPORTED_VERSIONS: readonly string[] = Object.freeze(['1.0', '0.3']);
+
+/**
+ * The `A2A-Version` the request declares (header, else `?A2A-Version=`), as `Major.Minor`, or
+ * undefined when it declares none. An undeclared version fails with VersionNotSupportedError.
+ */
+export function declaredVersion(
+  req: IncomingMessage,
+  query: URLSearchParams | undefined,
+): string | undefined {
+  const raw = (req.headers['a2a-version'] as string | undefined) ?? query?.get('A2A-Version') ?? undefined;
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const match = /^\s*(\d+)\.(\d+)(?:\.\d+)?\s*$/.exec(raw);
+  const version = match ? `${Number(match[1])}.${Number(match[2])}` : raw.trim();
+  if (!SUPPORTED_VERSIONS.includes(version)) {
+    throw new A2AError(
+      'VersionNotSupportedError',
+      `Protocol version "${raw.trim()}" is not supported: use A2A-Version ${SUPPORTED_VERSIONS.join(' or ')}.`,
+      { metadata: { requestedVersion: raw.trim(), supportedVersions: SUPPORTED_VERSIONS.join(',') } },
+    );
+  }
+  return version;
+}
+
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  contentType: string,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'Content-Type': `${contentType}; charset=utf-8`,
+    'Content-Length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+/** JSON.parse that reports malformed input instead of throwing. */
+export function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    return { ok: false, error: (error as Error).message };
+  }
+}

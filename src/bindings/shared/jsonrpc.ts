@@ -1,0 +1,84 @@
+/**
+ * The JSON-RPC 2.0 envelope, shared by every JSON-RPC dialect: parse and check a request, and
+ * build results and errors that echo the request's `id` with its type unchanged (§9.1).
+ */
+import { A2AError } from '../../domain/errors.js';
+import { parseJson } from './http.js';
+
+export type JsonRpcId = string | number | null;
+
+export interface JsonRpcRequest {
+  id: JsonRpcId;
+  method: string;
+  params: unknown;
+}
+
+/** An envelope problem, answered with the `id` when one could be read (else null). */
+export class EnvelopeError extends Error {
+  constructor(
+    readonly error: A2AError,
+    readonly id: JsonRpcId,
+  ) {
+    super(error.message);
+  }
+}
+
+export function parseJsonRpcRequest(text: string): JsonRpcRequest {
+  const parsed = parseJson(text);
+  if (!parsed.ok) throw new EnvelopeError(new A2AError('ParseError', `Parse error: ${parsed.error}.`), null);
+  const body = parsed.value;
+  if (Array.isArray(body)) {
+    throw new EnvelopeError(
+      new A2AError(
+        'InvalidRequestError',
+        'Invalid request: batch requests are not supported; send one request object.',
+      ),
+      null,
+    );
+  }
+  if (body === null || typeof body !== 'object') {
+    throw new EnvelopeError(
+      new A2AError('InvalidRequestError', 'Invalid request: expected a JSON-RPC request object.'),
+      null,
+    );
+  }
+  const request = body as Record<string, unknown>;
+  const rawId = request['id'];
+  const idValid =
+    rawId === null || typeof rawId === 'string' || (typeof rawId === 'number' && Number.isFinite(rawId));
+  const id = idValid ? (rawId as JsonRpcId) : null;
+  const invalid = (reason: string) =>
+    new EnvelopeError(new A2AError('InvalidRequestError', `Invalid request: ${reason}.`), id);
+  if (request['jsonrpc'] !== '2.0') throw invalid('"jsonrpc" must be "2.0"');
+  if (!('id' in request)) throw invalid('"id" is required (A2A methods always answer)');
+  if (!idValid) throw invalid('"id" must be a string, a number or null');
+  if (typeof request['method'] !== 'string' || request['method'] === '')
+    throw invalid('"method" must be a non-empty string');
+  const params = request['params'];
+  if (params !== undefined && (params === null || typeof params !== 'object')) {
+    throw invalid('"params" must be an object');
+  }
+  if (Array.isArray(params)) {
+    throw new EnvelopeError(
+      new A2AError(
+        'InvalidParamsError',
+        'Invalid parameters: A2A methods take named params (an object), not a list.',
+      ),
+      id,
+    );
+  }
+  return { id, method: request['method'], params: params ?? {} };
+}
+
+export function rpcResult(id: JsonRpcId, result: unknown): Record<string, unknown> {
+  return { jsonrpc: '2.0', id, result };
+}
+
+export function rpcError(
+  id: JsonRpcId,
+  code: number,
+  message: string,
+  data?: unknown,
+): Record<string, unknown> {
+  return { jsonrpc: '2.0', id, error: { code, message, ...(data !== undefined && { data }) } };
+}

@@ -1,0 +1,300 @@
+/**
+ * A2A v1.0 ProtoJSON ↔ domain, for both v1.0 bindings (REST and JSON-RPC): camelCase fields, enums
+ * by name, parts discriminated by their member (`text`, `raw`, `url`, `data`), defaults omitted.
+ * Input is read leniently (snake_case, numeric enums, unknown fields ignored), as the SDK does.
+ */
+import { A2AError } from '../../domain/errors.js';
+import type {
+  Artifact,
+  JsonValue,
+  ListTasksQuery,
+  Message,
+  Part,
+  Role,
+  SendRequest,
+  TaskState,
+  TaskStatus,
+  TaskView,
+} from '../../domain/types.js';
+import type { StreamItem } from '../../runtime/stream.js';
+import { field, join, WireReader } from './wire-reader.js';
+
+export const TASK_STATE_TO_WIRE = Object.freeze({
+  unknown: 'TASK_STATE_UNSPECIFIED',
+  submitted: 'TASK_STATE_SUBMITTED',
+  working: 'TASK_STATE_WORKING',
+  completed: 'TASK_STATE_COMPLETED',
+  failed: 'TASK_STATE_FAILED',
+  canceled: 'TASK_STATE_CANCELED',
+  'input-required': 'TASK_STATE_INPUT_REQUIRED',
+  rejected: 'TASK_STATE_REJECTED',
+  'auth-required': 'TASK_STATE_AUTH_REQUIRED',
+} as const satisfies Record<TaskState, string>);
+
+/** Names and proto numbers (the order of TASK_STATE_TO_WIRE is the proto's numbering). */
+export const TASK_STATE_FROM_WIRE: ReadonlyMap<string | number, TaskState> = new Map<
+  string | number,
+  TaskState
+>(
+  (Object.entries(TASK_STATE_TO_WIRE) as [TaskState, string][]).flatMap(
+    ([state, wire], number): [string | number, TaskState][] => [
+      [wire, state],
+      [number, state],
+    ],
+  ),
+);
+
+const ROLE_TO_WIRE = Object.freeze({ user: 'ROLE_USER', agent: 'ROLE_AGENT' } as const satisfies Record<
+  Role,
+  string
+>);
+const ROLE_FROM_WIRE: ReadonlyMap<string | number, Role> = new Map<string | number, Role>([
+  ['ROLE_USER', 'user'],
+  [1, 'user'],
+  ['ROLE_AGENT', 'agent'],
+  [2, 'agent'],
+]);
+
+// ---------------------------------------------------------------------------------------------
+// Domain → wire
+
+export function toWireTask(task: TaskView): Record<string, unknown> {
+  return {
+    id: task.id,
+    contextId: task.contextId,
+    status: toWireStatus(task.status),
+    ...(task.artifacts && { artifacts: task.artifacts.map(toWireArtifact) }),
+    ...(task.history && { history: task.history.map(toWireMessage) }),
+    ...(task.metadata && { metadata: task.metadata }),
+  };
+}
+
+export function toWireStatus(status: TaskStatus): Record<string, unknown> {
+  return {
+    state: TASK_STATE_TO_WIRE[status.state],
+    ...(status.message && { message: toWireMessage(status.message) }),
+    timestamp: status.timestamp,
+  };
+}
+
+export function toWireMessage(message: Message): Record<string, unknown> {
+  return {
+    messageId: message.messageId,
+    ...(message.contextId && { contextId: message.contextId }),
+    ...(message.taskId && { taskId: message.taskId }),
+    role: ROLE_TO_WIRE[message.role],
+    parts: message.parts.map(toWirePart),
+    ...(message.metadata && { metadata: message.metadata }),
+    ...(message.extensions?.length && { extensions: message.extensions }),
+    ...(message.referenceTaskIds?.length && { referenceTaskIds: message.referenceTaskIds }),
+  };
+}
+
+export function toWireArtifact(artifact: Artifact): Record<string, unknown> {
+  return {
+    artifactId: artifact.artifactId,
+    ...(artifact.name && { name: artifact.name }),
+    ...(artifact.description && { description: artifact.description }),
+    parts: artifact.parts.map(toWirePart),
+    ...(artifact.metadata && { metadata: artifact.metadata }),
+    ...(artifact.extensions?.length && { extensions: artifact.extensions }),
+  };
+}
+
+export function toWirePart(part: Part): Record<string, unknown> {
+  const content =
+    part.kind === 'text'
+      ? { text: part.text }
+      : part.kind === 'bytes'
+        ? { raw: part.bytes }
+        : part.kind === 'url'
+          ? { url: part.url }
+          : { data: part.data };
+  return {
+    ...content,
+    ...(part.metadata && { metadata: part.metadata }),
+    ...(part.filename && { filename: part.filename }),
+    ...(part.mediaType && { mediaType: part.mediaType }),
+  };
+}
+
+/** One `StreamResponse`: exactly one of task, message, statusUpdate, artifactUpdate. */
+export function toWireStreamResponse(item: StreamItem): Record<string, unknown> {
+  if (item.kind === 'message') return { message: toWireMessage(item.message) };
+  if (item.kind === 'snapshot') return { task: toWireTask(item.task) };
+  const { taskId, contextId, event } = item.event;
+  switch (event.kind) {
+    case 'task':
+      return { task: toWireTask(event.task) };
+    case 'status':
+      return { statusUpdate: { taskId, contextId, status: toWireStatus(event.status) } };
+    case 'artifact':
+      return {
+        artifactUpdate: {
+          taskId,
+          contextId,
+          artifact: toWireArtifact(event.artifact),
+          ...(event.append && { append: true }),
+          ...(event.lastChunk && { lastChunk: true }),
+        },
+      };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Wire → domain
+
+/** A SendMessageRequest (the JSON-RPC params, or the REST body). */
+export function fromWireSendRequest(value: unknown): SendRequest {
+  const reader = new WireReader();
+  const body = reader.object(value, 'params');
+  reader.check();
+  const message = readMessage(reader, field(body!, 'message'), 'message');
+  const configuration = readConfiguration(reader, field(body!, 'configuration'));
+  const metadata = reader.struct(body!, 'metadata', '');
+  reader.check();
+  return { message: message!, ...(configuration && { configuration }), ...(metadata && { metadata }) };
+}
+
+function readConfiguration(reader: WireReader, value: unknown): SendRequest['configuration'] {
+  if (value === undefined || value === null) return undefined;
+  const config = reader.object(value, 'configuration');
+  if (!config) return undefined;
+  if (
+    field(config, 'taskPushNotificationConfig') != null ||
+    field(config, 'pushNotificationConfig') != null
+  ) {
+    throw new A2AError(
+      'PushNotificationNotSupportedError',
+      'Push notifications are not supported: remove configuration.taskPushNotificationConfig, or stream the task instead.',
+    );
+  }
+  const acceptedOutputModes = reader.stringList(config, 'acceptedOutputModes', 'configuration');
+  const historyLength = reader.integer(config, 'historyLength', 'configuration');
+  const returnImmediately = reader.boolean(config, 'returnImmediately', 'configuration');
+  return {
+    ...(acceptedOutputModes && { acceptedOutputModes }),
+    ...(historyLength !== undefined && { historyLength }),
+    ...(returnImmediately !== undefined && { returnImmediately }),
+  };
+}
+
+function readMessage(reader: WireReader, value: unknown, path: string): Message | undefined {
+  if (value === undefined || value === null) return reader.fail(path, 'is required');
+  const obj = reader.object(value, path);
+  if (!obj) return undefined;
+  const messageId = reader.string(obj, 'messageId', path, true);
+  const role = reader.enumValue(obj, 'role', path, ROLE_FROM_WIRE);
+  if (role === undefined && field(obj, 'role') == null)
+    reader.fail(join(path, 'role'), 'is required (ROLE_USER)');
+  const contextId = reader.string(obj, 'contextId', path);
+  const taskId = reader.string(obj, 'taskId', path);
+  const metadata = reader.struct(obj, 'metadata', path);
+  const extensions = reader.stringList(obj, 'extensions', path);
+  const referenceTaskIds = reader.stringList(obj, 'referenceTaskIds', path);
+  const rawParts = field(obj, 'parts');
+  let parts: Part[] = [];
+  if (!Array.isArray(rawParts) || rawParts.length === 0) {
+    reader.fail(join(path, 'parts'), 'needs at least one part, e.g. [{"text": "hello"}]');
+  } else {
+    parts = rawParts.flatMap((p, i) => readPart(reader, p, join(join(path, 'parts'), i)) ?? []);
+  }
+  if (!messageId || !role) return undefined;
+  return {
+    messageId,
+    role,
+    parts,
+    ...(contextId && { contextId }),
+    ...(taskId && { taskId }),
+    ...(metadata && { metadata }),
+    ...(extensions && { extensions }),
+    ...(referenceTaskIds && { referenceTaskIds }),
+  };
+}
+
+const PART_MEMBERS = ['text', 'raw', 'url', 'data'] as const;
+const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
+
+function readPart(reader: WireReader, value: unknown, path: string): Part | undefined {
+  const obj = reader.object(value, path);
+  if (!obj) return undefined;
+  const present = PART_MEMBERS.filter((m) => obj[m] !== undefined && obj[m] !== null);
+  if (present.length !== 1) {
+    return reader.fail(
+      path,
+      `expected exactly one of text, raw, url, data; got ${present.length ? present.join(', ') : 'none'}`,
+    );
+  }
+  const metadata = reader.struct(obj, 'metadata', path);
+  const filename = reader.string(obj, 'filename', path);
+  const mediaType = reader.string(obj, 'mediaType', path);
+  const common = {
+    ...(metadata && { metadata }),
+    ...(filename && { filename }),
+    ...(mediaType && { mediaType }),
+  };
+  const member = present[0]!;
+  const content = obj[member];
+  switch (member) {
+    case 'text':
+      if (typeof content !== 'string') return reader.fail(join(path, 'text'), 'expected a string');
+      return { kind: 'text', text: content, ...common };
+    case 'raw':
+      if (typeof content !== 'string' || !BASE64.test(content)) {
+        return reader.fail(join(path, 'raw'), 'expected base64-encoded bytes');
+      }
+      return { kind: 'bytes', bytes: content, ...common };
+    case 'url':
+      if (typeof content !== 'string') return reader.fail(join(path, 'url'), 'expected a string');
+      return { kind: 'url', url: content, ...common };
+    case 'data':
+      return { kind: 'data', data: content as JsonValue, ...common };
+  }
+}
+
+/** `{id, historyLength?}` for GetTask; `{id}` for CancelTask and SubscribeToTask. */
+export function fromWireTaskIdRequest(value: unknown): { id: string; historyLength?: number } {
+  const reader = new WireReader();
+  const params = reader.object(value, 'params');
+  reader.check();
+  const id = reader.string(params!, 'id', '', true);
+  const historyLength = reader.integer(params!, 'historyLength', '');
+  reader.check();
+  return { id: id!, ...(historyLength !== undefined && { historyLength }) };
+}
+
+/** ListTasksRequest, from JSON-RPC params or from REST query values already typed as JSON. */
+export function fromWireListTasksRequest(value: unknown): ListTasksQuery {
+  const reader = new WireReader();
+  const params = reader.object(value ?? {}, 'params');
+  reader.check();
+  const p = params!;
+  const contextId = reader.string(p, 'contextId', '');
+  const status = reader.enumValue(p, 'status', '', TASK_STATE_FROM_WIRE);
+  const pageSize = reader.integer(p, 'pageSize', '');
+  const pageToken = reader.string(p, 'pageToken', '');
+  const historyLength = reader.integer(p, 'historyLength', '');
+  const includeArtifacts = reader.boolean(p, 'includeArtifacts', '');
+  const after = reader.string(p, 'statusTimestampAfter', '');
+  let statusTimestampAfter: number | undefined;
+  if (after !== undefined) {
+    statusTimestampAfter = Date.parse(after);
+    if (Number.isNaN(statusTimestampAfter) || !/^\d{4}-\d{2}-\d{2}T/.test(after)) {
+      reader.fail(
+        'statusTimestampAfter',
+        `expected an ISO 8601 timestamp like 2026-01-01T00:00:00Z, got "${after}"`,
+      );
+    }
+  }
+  reader.check();
+  return {
+    ...(contextId && { contextId }),
+    // TASK_STATE_UNSPECIFIED means "no filter".
+    ...(status && status !== 'unknown' && { status }),
+    ...(pageSize !== undefined && { pageSize }),
+    ...(pageToken && { pageToken }),
+    ...(historyLength !== undefined && { historyLength }),
+    ...(includeArtifacts !== undefined && { includeArtifacts }),
+    ...(statusTimestampAfter !== undefined && { statusTimestampAfter }),
+  };
+}

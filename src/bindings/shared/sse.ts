@@ -1,0 +1,106 @@
+/**
+ * Server-Sent Events on a Node response (§4): headers flushed at once, one single-line `data:`
+ * per event, `id: <seq>` on task events, `: keep-alive` comments from one shared timer.
+ */
+import type { ServerResponse } from 'node:http';
+import type { Clock, Timer } from '../../lib/clock.js';
+
+export const SSE_HEADERS = Object.freeze({
+  'Content-Type': 'text/event-stream; charset=utf-8',
+  'Cache-Control': 'no-cache',
+  Connection: 'keep-alive',
+  'X-Accel-Buffering': 'no',
+});
+
+/** A client that stops reading is cut off once this much output is queued for it. */
+const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
+
+export class SseWriter {
+  private closed = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly keepAlive: KeepAliveHub,
+  ) {}
+
+  open(): void {
+    this.res.socket?.setNoDelay(true);
+    this.res.writeHead(200, SSE_HEADERS);
+    this.res.flushHeaders();
+    this.keepAlive.add(this);
+    this.res.on('close', () => this.markClosed());
+  }
+
+  get isOpen(): boolean {
+    return !this.closed;
+  }
+
+  /** Writes one event. `data` must be a single line (JSON.stringify output is). */
+  event(data: string, options: { id?: number; event?: string } = {}): void {
+    let frame = '';
+    if (options.id !== undefined) frame += `id: ${options.id}\n`;
+    if (options.event !== undefined) frame += `event: ${options.event}\n`;
+    this.write(`${frame}data: ${data}\n\n`);
+  }
+
+  comment(text: string): void {
+    this.write(`: ${text}\n\n`);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.markClosed();
+    this.res.end();
+  }
+
+  private write(chunk: string): void {
+    if (this.closed) return;
+    this.res.write(chunk);
+    if (this.res.writableLength > MAX_QUEUED_BYTES) {
+      // The client can resubscribe and resume from its last seq; unbounded buffering is not an option.
+      this.markClosed();
+      this.res.destroy();
+    }
+  }
+
+  private markClosed(): void {
+    this.closed = true;
+    this.keepAlive.remove(this);
+  }
+}
+
+/** Sends `: keep-alive` on every open stream every `intervalMs`, on one clock timer for all of them. */
+export class KeepAliveHub {
+  private readonly writers = new Set<SseWriter>();
+  private timer: Timer | undefined;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly intervalMs: number,
+  ) {}
+
+  add(writer: SseWriter): void {
+    this.writers.add(writer);
+    if (!this.timer && this.intervalMs > 0) this.arm();
+  }
+
+  remove(writer: SseWriter): void {
+    this.writers.delete(writer);
+    if (this.writers.size === 0) {
+      this.timer?.cancel();
+      this.timer = undefined;
+    }
+  }
+
+  get openStreams(): number {
+    return this.writers.size;
+  }
+
+  private arm(): void {
+    this.timer = this.clock.setTimer(this.intervalMs, () => {
+      for (const writer of this.writers) writer.comment('keep-alive');
+      this.timer = undefined;
+      if (this.writers.size > 0) this.arm();
+    });
+  }
+}

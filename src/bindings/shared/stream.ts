@@ -1,0 +1,60 @@
+/**
+ * Pipes a TaskStream to an SSE response. Peek, then commit: headers go out with the first item,
+ * so a stream that fails before producing anything is answered as a normal error by the caller;
+ * after that, an error becomes the stream's last frame.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { A2AError } from '../../domain/errors.js';
+import type { StreamItem, TaskStream } from '../../runtime/stream.js';
+import { KeepAliveHub, SseWriter } from './sse.js';
+
+export interface StreamEncoding {
+  /** The JSON sent as the `data:` of one item. */
+  frame(item: StreamItem): unknown;
+  /** The last frame when the stream fails after it was committed. */
+  errorFrame(error: A2AError): { data: unknown; event?: string };
+}
+
+export function pipeToSse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  stream: TaskStream,
+  keepAlive: KeepAliveHub,
+  encoding: StreamEncoding,
+  report: (error: unknown) => void,
+): void {
+  const writer = new SseWriter(res, keepAlive);
+  let committed = false;
+  const commit = () => {
+    if (!committed) {
+      committed = true;
+      writer.open();
+    }
+  };
+  const fail = (error: A2AError) => {
+    commit();
+    const frame = encoding.errorFrame(error);
+    writer.event(JSON.stringify(frame.data), frame.event === undefined ? {} : { event: frame.event });
+    writer.close();
+  };
+  res.on('close', () => stream.stop());
+  stream.start({
+    item(item) {
+      if (!writer.isOpen && committed) return;
+      try {
+        const data = JSON.stringify(encoding.frame(item));
+        commit();
+        writer.event(data, item.kind === 'event' ? { id: item.event.seq } : {});
+      } catch (error) {
+        report(error);
+        stream.stop();
+        fail(new A2AError('InternalError', `Internal error while streaming: ${(error as Error).message}.`));
+      }
+    },
+    end() {
+      if (committed) writer.close();
+      else fail(new A2AError('TaskNotFoundError', 'Task not found: it was evicted before its stream began.'));
+    },
+  });
+  req.socket.setKeepAlive(true);
+}

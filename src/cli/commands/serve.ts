@@ -1,0 +1,46 @@
+/** `a2a-sim serve`: start the simulator and print where to reach it. */
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { createSimulator, VERSION } from '../../index.js';
+import { withServerOptions } from '../options.js';
+
+type ServeArgs = ReturnType<typeof withServerOptions> extends Argv<infer A> ? A : never;
+
+export const serveCommand: CommandModule<object, ServeArgs> = {
+  command: ['serve', '$0'],
+  describe: 'Start the simulator (the default command)',
+  builder: (yargs) => withServerOptions(yargs),
+  handler: async (argv: ArgumentsCamelCase<ServeArgs>) => {
+    const sim = await createSimulator({
+      port: argv.port,
+      host: argv.host,
+      scenarioDirs: argv.scenarios,
+      builtinScenarios: argv.builtins,
+      seed: argv.seed,
+      speed: argv.speed,
+      strictVersion: argv.strictVersion,
+      keepAliveMs: argv.keepAlive,
+      logLevel: argv.logLevel,
+      ...(argv.publicUrl !== undefined && { publicUrl: argv.publicUrl }),
+    });
+    const base = argv.publicUrl?.replace(/\/+$/, '') ?? sim.url;
+    const scenarios = sim.service.scenarios.list().map((s) => s.id);
+    process.stdout.write(
+      [
+        `a2a-sim ${VERSION} listening on ${sim.url}`,
+        `  agent card  ${base}/.well-known/agent-card.json`,
+        `  JSON-RPC    POST ${base}/  (A2A 1.0: SendMessage, GetTask, ...)`,
+        `  REST        ${base}/message:send, ${base}/tasks/{id}, ...  (A2A 1.0)`,
+        `  scenarios   ${scenarios.length}: ${scenarios.join(', ')}${sim.issues.length ? ` (${sim.issues.length} problem(s), see above)` : ''}`,
+        `  seed        "${argv.seed}", speed ${argv.speed}`,
+        'Try:',
+        `  curl -s -X POST ${base}/message:send -H 'Content-Type: application/a2a+json' -d '{"message":{"role":"ROLE_USER","parts":[{"text":"What is the weather today?"}],"messageId":"msg-1"}}'`,
+        '',
+      ].join('\n'),
+    );
+    const shutdown = () => {
+      void sim.close().then(() => process.exit(0));
+    };
+    process.once('SIGINT', shutdown);
+    process.once('SIGTERM', shutdown);
+  },
+};

@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+/** The `a2a-sim` command line: yargs over the programmatic API. */
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { VERSION } from '../config.js';
+import { listCommand } from './commands/list.js';
+import { schemaCommand } from './commands/schema.js';
+import { serveCommand } from './commands/serve.js';
+import { validateCommand } from './commands/validate.js';
+
+await yargs(hideBin(process.argv))
+  .scriptName('a2a-sim')
+  .usage(
+    '$0 [command] [options]\n\nA scripted mock A2A agent. Options can also be set as A2A_SIM_<OPTION> environment variables.',
+  )
+  .env('A2A_SIM')
+  .command(serveCommand)
+  .command(validateCommand)
+  .command(listCommand)
+  .command(schemaCommand)
+  .example('$0 --port 8080 --seed demo', 'Serve the built-in scenarios on port 8080')
+  .example('$0 serve -s ./my-scenarios --speed 0', 'Add your scenarios; play them without delays')
+  .example('$0 validate scenarios/*.yaml', 'Check scenario files')
+  .strict()
+  .version(VERSION)
+  .help()
+  .alias('h', 'help')
+  .wrap(Math.min(110, process.stdout.columns || 110))
+  .parseAsync();

@@ -1,0 +1,85 @@
+/** Option groups shared by commands; defaults come from config.ts only. */
+import type { Argv } from 'yargs';
+import { DEFAULTS } from '../config.js';
+
+export function withScenarioOptions<T>(yargs: Argv<T>) {
+  return yargs
+    .option('scenarios', {
+      alias: 's',
+      type: 'string',
+      array: true,
+      default: [] as string[],
+      describe: 'Directory of scenario files (repeatable); tried before the built-ins',
+      group: 'Scenarios:',
+    })
+    .option('builtins', {
+      type: 'boolean',
+      default: DEFAULTS.builtinScenarios,
+      describe: 'Load the built-in scenarios (--no-builtins to leave them out)',
+      group: 'Scenarios:',
+    });
+}
+
+export function withServerOptions<T>(yargs: Argv<T>) {
+  return withScenarioOptions(yargs)
+    .option('port', {
+      alias: 'p',
+      type: 'number',
+      default: DEFAULTS.port,
+      describe: 'Port to listen on (0: any free port)',
+      group: 'Server:',
+    })
+    .option('host', {
+      type: 'string',
+      default: DEFAULTS.host,
+      describe: 'Interface to listen on (0.0.0.0 for all)',
+      group: 'Server:',
+    })
+    .option('public-url', {
+      type: 'string',
+      describe: 'Base URL to advertise in the agent card (default: from the request)',
+      group: 'Server:',
+    })
+    .option('seed', {
+      type: 'string',
+      default: DEFAULTS.seed,
+      describe: 'Root seed: same seed and requests, same ids, content and timing',
+      group: 'Behaviour:',
+    })
+    .option('speed', {
+      type: 'number',
+      default: DEFAULTS.speed,
+      describe: 'Speed-up of every scenario delay: 2 = twice as fast, 0 = no delays',
+      group: 'Behaviour:',
+    })
+    .option('strict-version', {
+      type: 'boolean',
+      default: DEFAULTS.strictVersion,
+      describe: 'Apply A2A-Version negotiation strictly (no header means 0.3)',
+      group: 'Behaviour:',
+    })
+    .option('keep-alive', {
+      type: 'number',
+      default: DEFAULTS.keepAliveMs,
+      describe: 'Milliseconds between ": keep-alive" comments on open streams (0: none)',
+      group: 'Behaviour:',
+    })
+    .option('log-level', {
+      type: 'string',
+      choices: ['silent', 'error', 'warn', 'info', 'debug'] as const,
+      default: 'info' as const,
+      describe: 'How much the simulator logs to stderr',
+      group: 'Server:',
+    })
+    .check((argv) => {
+      if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535)
+        throw new Error(`--port must be 0-65535, got ${argv.port}`);
+      if (!(argv.speed >= 0)) throw new Error(`--speed must be 0 or more, got ${argv.speed}`);
+      if (!(argv['keep-alive'] >= 0))
+        throw new Error(`--keep-alive must be 0 or more, got ${argv['keep-alive']}`);
+      if (argv['public-url'] !== undefined && !/^https?:\/\/[^\s/]+/.test(argv['public-url'])) {
+        throw new Error(`--public-url must be an http(s) URL, got ${argv['public-url']}`);
+      }
+      return true;
+    });
+}

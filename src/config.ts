@@ -1,0 +1,73 @@
+/**
+ * Every option of the simulator and every default, in one place. The CLI, the environment
+ * (`A2A_SIM_*`) and `createSimulator()` callers all end up here.
+ */
+import { createRequire } from 'node:module';
+import type { AgentCardOptions } from './bindings/agent-card.js';
+import type { Clock } from './lib/clock.js';
+import type { LogLevel, Logger } from './lib/log.js';
+import type { RetentionOptions } from './store/task-store.js';
+
+const packageJson = createRequire(import.meta.url)('../package.json') as { version: string };
+
+export const VERSION: string = packageJson.version;
+
+export interface SimulatorOptions {
+  /** TCP port; 0 picks a free one. Default 41241. */
+  port?: number;
+  /** Interface to listen on. Default 127.0.0.1 (loopback only). */
+  host?: string;
+  /** Extra scenario directories, tried before the built-ins (a same-named file replaces a built-in). */
+  scenarioDirs?: string[];
+  /** Load the scenarios shipped with the simulator. Default true. */
+  builtinScenarios?: boolean;
+  /** Root seed: ids, content and timings of every task derive from it. Default "a2a-sim". */
+  seed?: string;
+  /** Divides every scenario delay: 2 plays twice as fast, 0 plays without delays. Default 1. */
+  speed?: number;
+  /** The clock every delay runs on. Default: real time. Tests pass a VirtualClock. */
+  clock?: Clock;
+  /** Base URL advertised in the agent card, e.g. when behind a proxy. Default: from the request's Host. */
+  publicUrl?: string;
+  /** Apply the A2A-Version negotiation rules strictly (no header means 0.3). Default false. */
+  strictVersion?: boolean;
+  /** End streams when a task pauses in auth-required (input-required always ends them). Default true. */
+  closeStreamOnAuthRequired?: boolean;
+  /** Interval of `: keep-alive` comments on open streams, ms; 0 disables them. Default 15000. */
+  keepAliveMs?: number;
+  /** Largest accepted request body. Default 4 MiB. */
+  maxBodyBytes?: number;
+  retention?: Partial<RetentionOptions>;
+  /** How the agent presents itself on its card. */
+  agent?: Partial<Omit<AgentCardOptions, 'publicUrl'>>;
+  logLevel?: LogLevel;
+  /** Replaces the stderr logger, e.g. to collect warnings in a test. */
+  logger?: Logger;
+}
+
+export const DEFAULTS = Object.freeze({
+  port: 41241,
+  host: '127.0.0.1',
+  seed: 'a2a-sim',
+  speed: 1,
+  builtinScenarios: true,
+  strictVersion: false,
+  closeStreamOnAuthRequired: true,
+  keepAliveMs: 15_000,
+  maxBodyBytes: 4 * 1024 * 1024,
+  logLevel: 'warn' as LogLevel,
+  retention: Object.freeze({
+    maxTasks: 10_000,
+    terminalTtlMs: 24 * 60 * 60 * 1000,
+    maxEventsPerTask: 10_000,
+  } satisfies RetentionOptions),
+  agent: Object.freeze({
+    name: 'A2A Simulator',
+    description:
+      'A scripted A2A agent (a2a-sim): replays scenarios such as weather, flight booking, failure and slow cancel, with seeded timing.',
+    version: VERSION,
+    extendedCard: true,
+    inputModes: Object.freeze(['text/plain', 'application/json', 'image/*', 'application/pdf']),
+    outputModes: Object.freeze(['text/plain', 'application/json']),
+  }),
+});
