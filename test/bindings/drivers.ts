@@ -1,0 +1,239 @@
+/**
+ * One small driver per way of talking to the simulator, so the same conformance cases run over
+ * every binding: raw HTTP+JSON, raw JSON-RPC, and the official @a2a-js/sdk client on each transport.
+ * Every driver returns v1.0 ProtoJSON and throws DriverError named after the A2A error.
+ */
+import { ListTasksRequest, ListTasksResponse, Message, SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk';
+import { ClientFactory, ClientFactoryOptions, type Client } from '@a2a-js/sdk/client';
+import { postSse, getSse, type SseReader } from '../helpers/sse.js';
+
+/** The error names of the protocol digest §3, by JSON-RPC code and by ErrorInfo reason. */
+const BY_CODE: Record<number, string> = {
+  [-32001]: 'TaskNotFoundError',
+  [-32002]: 'TaskNotCancelableError',
+  [-32003]: 'PushNotificationNotSupportedError',
+  [-32004]: 'UnsupportedOperationError',
+  [-32005]: 'ContentTypeNotSupportedError',
+  [-32006]: 'InvalidAgentResponseError',
+  [-32007]: 'ExtendedAgentCardNotConfiguredError',
+  [-32008]: 'ExtensionSupportRequiredError',
+  [-32009]: 'VersionNotSupportedError',
+  [-32700]: 'ParseError',
+  [-32600]: 'InvalidRequestError',
+  [-32601]: 'MethodNotFoundError',
+  [-32602]: 'InvalidParamsError',
+  [-32603]: 'InternalError',
+};
+const BY_REASON: Record<string, string> = {
+  TASK_NOT_FOUND: 'TaskNotFoundError',
+  TASK_NOT_CANCELABLE: 'TaskNotCancelableError',
+  PUSH_NOTIFICATION_NOT_SUPPORTED: 'PushNotificationNotSupportedError',
+  UNSUPPORTED_OPERATION: 'UnsupportedOperationError',
+  CONTENT_TYPE_NOT_SUPPORTED: 'ContentTypeNotSupportedError',
+  INVALID_AGENT_RESPONSE: 'InvalidAgentResponseError',
+  EXTENDED_AGENT_CARD_NOT_CONFIGURED: 'ExtendedAgentCardNotConfiguredError',
+  EXTENSION_SUPPORT_REQUIRED: 'ExtensionSupportRequiredError',
+  VERSION_NOT_SUPPORTED: 'VersionNotSupportedError',
+  INVALID_PARAMS: 'InvalidParamsError',
+};
+
+export class DriverError extends Error {
+  constructor(
+    readonly type: string,
+    message: string,
+  ) {
+    super(`${type}: ${message}`);
+  }
+}
+
+export interface Frame {
+  /** The SSE `id:`, when the driver can see it (the SDK client discards it). */
+  id?: string;
+  /** One v1.0 StreamResponse: {task} | {message} | {statusUpdate} | {artifactUpdate}. */
+  payload: any;
+}
+
+export interface StreamHandle {
+  next(): Promise<Frame | undefined>;
+  rest(): Promise<Frame[]>;
+  cancel(): Promise<void>;
+}
+
+export interface Driver {
+  name: string;
+  seesEventIds: boolean;
+  send(request: any): Promise<{ task?: any; message?: any }>;
+  stream(request: any): Promise<StreamHandle>;
+  getTask(id: string, historyLength?: number): Promise<any>;
+  listTasks(query: Record<string, unknown>): Promise<any>;
+  cancel(id: string): Promise<any>;
+  subscribe(id: string): Promise<StreamHandle>;
+}
+
+export type DriverFactory = (baseUrl: string) => Promise<Driver>;
+
+// ---------------------------------------------------------------------------------------------
+// Raw HTTP+JSON
+
+export const restDriver: DriverFactory = async (base) => {
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: { 'Content-Type': 'application/a2a+json', 'A2A-Version': '1.0' },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+    const json: any = await response.json();
+    if (!response.ok) throw restError(json);
+    return json;
+  };
+  return {
+    name: 'REST (fetch)',
+    seesEventIds: true,
+    send: (request) => call('POST', '/message:send', request),
+    stream: async (request) => sseHandle(await openSse(() => postSse(`${base}/message:stream`, request, { 'A2A-Version': '1.0' })), (d) => d),
+    getTask: (id, historyLength) =>
+      call('GET', `/tasks/${encodeURIComponent(id)}${historyLength === undefined ? '' : `?historyLength=${historyLength}`}`),
+    listTasks: (query) =>
+      call('GET', `/tasks?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}`),
+    cancel: (id) => call('POST', `/tasks/${encodeURIComponent(id)}:cancel`),
+    subscribe: async (id) =>
+      sseHandle(await openSse(() => getSse(`${base}/tasks/${encodeURIComponent(id)}:subscribe`, { 'A2A-Version': '1.0' })), (d) => d),
+  };
+};
+
+function restError(body: any): DriverError {
+  const info = body?.error?.details?.find((d: any) => d['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo');
+  return new DriverError(BY_REASON[info?.reason] ?? info?.reason ?? 'Unknown', body?.error?.message ?? JSON.stringify(body));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Raw JSON-RPC
+
+export const jsonRpcDriver: DriverFactory = async (base) => {
+  let nextId = 1;
+  const call = async (method: string, params: unknown) => {
+    const id = nextId++;
+    const response = await fetch(`${base}/`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0' },
+      body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+    });
+    const json: any = await response.json();
+    if (json.id !== id) throw new Error(`response id ${JSON.stringify(json.id)} does not echo request id ${id}`);
+    if (json.error) throw new DriverError(BY_CODE[json.error.code] ?? String(json.error.code), json.error.message);
+    return json.result;
+  };
+  const stream = async (method: string, params: unknown) => {
+    const id = nextId++;
+    const reader = await openSse(() => postSse(`${base}/`, { jsonrpc: '2.0', id, method, params }, { 'A2A-Version': '1.0' }));
+    return sseHandle(reader, (data) => {
+      if (data.id !== id) throw new Error(`frame id ${JSON.stringify(data.id)} does not echo request id ${id}`);
+      if (data.error) throw new DriverError(BY_CODE[data.error.code] ?? String(data.error.code), data.error.message);
+      return data.result;
+    });
+  };
+  return {
+    name: 'JSON-RPC (fetch)',
+    seesEventIds: true,
+    send: (request) => call('SendMessage', request),
+    stream: (request) => stream('SendStreamingMessage', request),
+    getTask: (id, historyLength) => call('GetTask', { id, ...(historyLength !== undefined && { historyLength }) }),
+    listTasks: (query) => call('ListTasks', query),
+    cancel: (id) => call('CancelTask', { id }),
+    subscribe: (id) => stream('SubscribeToTask', { id }),
+  };
+};
+
+/** Opens an SSE stream; a JSON error answer (peek, then commit) becomes a DriverError. */
+async function openSse(open: () => Promise<SseReader>): Promise<SseReader> {
+  try {
+    return await open();
+  } catch (error) {
+    const match = /^expected an event stream, got \d+: (.*)$/s.exec((error as Error).message);
+    if (!match) throw error;
+    const body = JSON.parse(match[1]!);
+    if (body.jsonrpc) throw new DriverError(BY_CODE[body.error.code] ?? String(body.error.code), body.error.message);
+    throw restError(body);
+  }
+}
+
+function sseHandle(reader: SseReader, unwrap: (data: any) => any): StreamHandle {
+  const next = async (): Promise<Frame | undefined> => {
+    const event = await reader.next();
+    if (!event) return undefined;
+    if (event.event === 'error') throw restError(event.json);
+    return { ...(event.id !== undefined && { id: event.id }), payload: unwrap(event.json) };
+  };
+  return { next, rest: () => collect(next), cancel: () => reader.cancel() };
+}
+
+async function collect(next: () => Promise<Frame | undefined>): Promise<Frame[]> {
+  const frames: Frame[] = [];
+  for (let frame = await next(); frame; frame = await next()) frames.push(frame);
+  return frames;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The official SDK client, discovering the transport from the agent card
+
+export function sdkDriver(transport: 'JSONRPC' | 'HTTP+JSON'): DriverFactory {
+  return async (base) => {
+    const client: Client = await new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { preferredTransports: [transport] }),
+    ).createFromUrl(base);
+    const sdk = async <T>(work: () => Promise<T>): Promise<T> => {
+      try {
+        return await work();
+      } catch (error) {
+        throw sdkError(error);
+      }
+    };
+    /** Reads the first item at once, so an error answered instead of a stream surfaces on open. */
+    const open = async (generator: AsyncGenerator<any>): Promise<StreamHandle> => {
+      let pending: IteratorResult<any> | undefined = await sdk(() => generator.next());
+      const next = async (): Promise<Frame | undefined> => {
+        const item = pending ?? (await sdk(() => generator.next()));
+        pending = undefined;
+        return item.done ? undefined : { payload: StreamResponse.toJSON(item.value) };
+      };
+      return {
+        next,
+        rest: () => collect(next),
+        cancel: async () => {
+          await generator.return(undefined);
+        },
+      };
+    };
+    return {
+      name: `@a2a-js/sdk ${transport}`,
+      seesEventIds: false,
+      send: (request) =>
+        sdk(async () => {
+          const result: any = await client.sendMessage(SendMessageRequest.fromJSON(request));
+          return 'status' in result ? { task: Task.toJSON(result) } : { message: Message.toJSON(result) };
+        }),
+      stream: (request) => open(client.sendMessageStream(SendMessageRequest.fromJSON(request))),
+      getTask: (id, historyLength) =>
+        sdk(async () => Task.toJSON(await client.getTask({ id, tenant: '', ...(historyLength !== undefined && { historyLength }) }))),
+      listTasks: (query) => sdk(async () => ListTasksResponse.toJSON(await client.listTasks(ListTasksRequest.fromJSON(query)))),
+      cancel: (id) => sdk(async () => Task.toJSON(await client.cancelTask({ id, tenant: '', metadata: undefined }))),
+      subscribe: (id) => open(client.resubscribeTask({ id, tenant: '' })),
+    };
+  };
+}
+
+/** The SDK raises typed errors, wrapped in `cause` when they arrive inside a JSON-RPC stream. */
+function sdkError(error: unknown): unknown {
+  const typed = (error as any)?.cause?.name ? (error as any).cause : error;
+  const name: string | undefined = (typed as any)?.name;
+  if (!name || name === 'Error' || name === 'TypeError') return error;
+  const normalized = name === 'RequestMalformedError' ? 'InvalidParamsError' : name;
+  return new DriverError(normalized, (typed as Error).message);
+}
+
+export const ALL_DRIVERS: [string, DriverFactory][] = [
+  ['REST (fetch)', restDriver],
+  ['JSON-RPC (fetch)', jsonRpcDriver],
+  ['@a2a-js/sdk JSONRPC', sdkDriver('JSONRPC')],
+  ['@a2a-js/sdk HTTP+JSON', sdkDriver('HTTP+JSON')],
+];
