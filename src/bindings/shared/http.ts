@@ -89,11 +89,34 @@ export function sendJson(
   res.end(text);
 }
 
-/** JSON.parse that reports malformed input instead of throwing. */
+/**
+ * Deepest nesting accepted in a request. Anything stored is serialised again later, and
+ * JSON.stringify overflows the stack a few thousand levels down: refusing it here keeps a hostile
+ * message from poisoning the task that would store it.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** JSON.parse that reports malformed or overly nested input instead of throwing. */
 export function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch (error) {
     return { ok: false, error: (error as Error).message };
   }
+  if (depthExceeds(value, MAX_JSON_DEPTH)) {
+    return { ok: false, error: `JSON nested deeper than ${MAX_JSON_DEPTH} levels` };
+  }
+  return { ok: true, value };
+}
+
+function depthExceeds(root: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[root, 1]];
+  while (stack.length) {
+    const [value, depth] = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(value)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
