@@ -10,6 +10,7 @@ import type { BindingContext } from './bindings/shared/context.js';
 import { asA2AError } from './bindings/shared/errors.js';
 import { declaredVersion, sendJson } from './bindings/shared/http.js';
 import { jsonRpcEndpoint } from './bindings/shared/jsonrpc-endpoint.js';
+import { VERSION } from './config.js';
 import { A2AError } from './domain/errors.js';
 
 export function buildApp(context: BindingContext): Express {
@@ -27,6 +28,16 @@ export function buildApp(context: BindingContext): Express {
   };
   app.get('/.well-known/agent-card.json', card);
   app.get('/.well-known/agent.json', card);
+
+  // Liveness for container health checks and scripts waiting for the server to come up.
+  app.get('/_sim/health', (_req: Request, res: Response) => {
+    sendJson(
+      res,
+      200,
+      { status: 'ok', version: VERSION, scenarios: context.service.scenarios.list().length },
+      'application/json',
+    );
+  });
 
   app.post('/', jsonRpcEndpoint(context, [JSONRPC_V1]));
   app.use(restV1(context));

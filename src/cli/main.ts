@@ -8,6 +8,12 @@ import { schemaCommand } from './commands/schema.js';
 import { serveCommand } from './commands/serve.js';
 import { validateCommand } from './commands/validate.js';
 
+// `a2a-sim list | head` closes the pipe early: that is the reader's choice, not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 await yargs(hideBin(process.argv))
   .scriptName('a2a-sim')
   .usage(

@@ -191,6 +191,7 @@ class Compiler {
     if (raw.keywords) {
       const words = raw.keywords.map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
       condition.keywords = new RegExp(`(?<![\\p{L}\\p{N}])(?:${words.join('|')})(?![\\p{L}\\p{N}])`, 'iu');
+      condition.keywordList = raw.keywords;
     }
     if (raw.messageId?.prefix !== undefined) condition.messageIdPrefix = raw.messageId.prefix;
     if (raw.messageId?.regex !== undefined) {

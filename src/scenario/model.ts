@@ -34,6 +34,8 @@ export type PartTemplate =
 export interface Condition {
   text?: RegExp;
   keywords?: RegExp;
+  /** The words `keywords` was built from, for people reading the rule. */
+  keywordList?: readonly string[];
   messageIdPrefix?: string;
   messageIdRegex?: RegExp;
   metadata?: [string, JsonValue][];

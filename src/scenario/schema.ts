@@ -19,12 +19,9 @@ export const Duration = z
 
 const DelayDistribution = z
   .strictObject({
-    distribution: z
-      .enum(['uniform', 'normal', 'exponential'])
-      .optional()
-      .meta({
-        description: 'Inferred when omitted: min+max → uniform, mean+stddev → normal, mean → exponential.',
-      }),
+    distribution: z.enum(['uniform', 'normal', 'exponential']).optional().meta({
+      description: 'Inferred when omitted: min+max → uniform, mean+stddev → normal, mean → exponential.',
+    }),
     min: Duration.optional().meta({ description: 'Lower bound (uniform), or a floor for the other shapes.' }),
     max: Duration.optional().meta({
       description: 'Upper bound (uniform), or a ceiling for the other shapes.',

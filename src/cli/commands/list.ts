@@ -19,7 +19,12 @@ export const listCommand: CommandModule<object, ListArgs> = {
     }) as never,
   handler: async (argv) => {
     const dirs = [...argv.scenarios, ...(argv.builtins ? [BUILTIN_SCENARIO_DIR] : [])];
-    const { scenarios, issues } = await loadScenarioDirs(dirs);
+    const loaded = await loadScenarioDirs(dirs);
+    const issues = loaded.issues;
+    // The order matching tries them in: priority first (stable, so load order within it), fallbacks last.
+    const scenarios = [...loaded.scenarios].sort(
+      (a, b) => Number(a.fallback) - Number(b.fallback) || b.priority - a.priority,
+    );
     for (const issue of issues) process.stderr.write(`${formatIssue(issue)}\n`);
     if (argv.json) {
       process.stdout.write(`${JSON.stringify(scenarios.map(summary), null, 2)}\n`);
@@ -52,7 +57,7 @@ function summary(s: Scenario) {
 function describeCondition(c: Condition): string {
   const parts: string[] = [];
   if (c.text) parts.push(`text ${c.text}`);
-  if (c.keywords) parts.push(`keywords ${c.keywords.source}`);
+  if (c.keywordList) parts.push(`keywords ${c.keywordList.join(', ')}`);
   if (c.messageIdPrefix !== undefined) parts.push(`messageId starts with "${c.messageIdPrefix}"`);
   if (c.messageIdRegex) parts.push(`messageId ${c.messageIdRegex}`);
   if (c.metadata) parts.push(`metadata ${JSON.stringify(Object.fromEntries(c.metadata))}`);

@@ -1,0 +1,209 @@
+/**
+ * The `a2a-sim` command as users and the Dockerfile run it: the built `dist/cli/main.js` in a child
+ * process (`npm test` builds first). `serve` is started exactly as the Dockerfile starts it, with the
+ * port and host moved by environment variables.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+
+interface Exit {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: string[], env: Record<string, string> = {}): Promise<Exit> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Starts `serve`, resolving with the URL from its banner once it listens. */
+function serve(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  const url = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(stdout);
+      if (match) resolve(match[1]!);
+    });
+    void exited.then((code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+  });
+  return {
+    url,
+    banner: () => stdout,
+    stderr: () => stderr,
+    stop: () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'a2a-sim-cli-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const BROKEN = `description: A scenario with a typo in its delay
+match:
+  - text: hello
+steps:
+  - status: working
+  - wait: soon
+  - status: completed
+`;
+
+describe('a2a-sim validate', () => {
+  it('rejects a broken scenario with its file, line and path, and exits 2', async () => {
+    const file = join(dir, 'broken.yaml');
+    await writeFile(file, BROKEN);
+    const result = await run(['validate', file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/broken\.yaml:6 steps\[1\]\.wait: .*duration/);
+    expect(result.stderr).toContain('1 problem(s) found; 0 scenario(s) valid.');
+  });
+
+  it('reports a file it cannot read instead of crashing', async () => {
+    const result = await run(['validate', join(dir, 'missing.yaml')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/missing\.yaml.*cannot read/);
+  });
+
+  it('accepts the built-in scenarios', async () => {
+    const result = await run(['validate', fileURLToPath(new URL('../../scenarios', import.meta.url))]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^ok: \d+ scenario\(s\) valid\.\n$/);
+  });
+});
+
+describe('a2a-sim list', () => {
+  it('lists the built-in scenarios as JSON', async () => {
+    const result = await run(['list', '--json']);
+    expect(result.code).toBe(0);
+    const ids = (JSON.parse(result.stdout) as { id: string }[]).map((s) => s.id);
+    expect(ids).toEqual(
+      expect.arrayContaining(['weather', 'flight-booking', 'failure', 'slow-cancel', 'greeting', 'fallback']),
+    );
+  });
+});
+
+describe('a2a-sim schema', () => {
+  it('prints the JSON Schema committed as scenarios/scenario.schema.json', async () => {
+    const result = await run(['schema']);
+    expect(result.code).toBe(0);
+    const committed = await readFile(
+      new URL('../../scenarios/scenario.schema.json', import.meta.url),
+      'utf8',
+    );
+    expect(JSON.parse(result.stdout)).toEqual(JSON.parse(committed));
+  });
+});
+
+describe('a2a-sim --help', () => {
+  it('documents the commands and the environment prefix', async () => {
+    const result = await run(['--help']);
+    expect(result.code).toBe(0);
+    for (const command of ['serve', 'validate', 'list', 'schema'])
+      expect(result.stdout).toContain(`a2a-sim ${command}`);
+    expect(result.stdout).toContain('A2A_SIM_<OPTION>');
+  });
+
+  it('documents every serve option', async () => {
+    const result = await run(['serve', '--help']);
+    expect(result.code).toBe(0);
+    for (const option of [
+      '--port',
+      '--host',
+      '--scenarios',
+      '--seed',
+      '--speed',
+      '--public-url',
+      '--no-builtins',
+    ]) {
+      expect(result.stdout).toContain(option);
+    }
+  });
+
+  it('refuses an unknown option with a message, not a stack trace', async () => {
+    const result = await run(['serve', '--sped', '2']);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/Unknown argument: sped/);
+    expect(result.stderr).not.toMatch(/at .*\.js:\d+/);
+  });
+});
+
+describe('a2a-sim serve (the Dockerfile start command)', () => {
+  it('listens, prints the card URL and a curl line, serves the card and health, and stops on SIGTERM', async () => {
+    const server = serve(['serve'], {
+      A2A_SIM_PORT: '0',
+      A2A_SIM_HOST: '127.0.0.1',
+      A2A_SIM_SEED: 'cli-test',
+    });
+    const url = await server.url;
+    expect(server.banner()).toContain(`${url}/.well-known/agent-card.json`);
+    expect(server.banner()).toContain(`curl -s -X POST ${url}/message:send`);
+    expect(server.banner()).toContain('seed        "cli-test"');
+
+    const card = (await (await fetch(`${url}/.well-known/agent-card.json`)).json()) as {
+      supportedInterfaces: { url: string; protocolBinding: string }[];
+    };
+    expect(card.supportedInterfaces.map((i) => i.protocolBinding)).toEqual(
+      expect.arrayContaining(['JSONRPC', 'HTTP+JSON']),
+    );
+    const health = await fetch(`${url}/_sim/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ status: 'ok' });
+
+    expect(await server.stop()).toBe(0);
+  });
+
+  it('skips a broken scenario file with a warning and serves the rest', async () => {
+    const scenarios = await mkdtemp(join(dir, 'scenarios-'));
+    await writeFile(join(scenarios, 'broken.yaml'), BROKEN);
+    const server = serve(['serve', '-s', scenarios, '--port', '0'], {});
+    const url = await server.url;
+    expect(server.banner()).toMatch(/scenarios .*weather.*\(1 problem\(s\), see above\)/);
+    const reply = await fetch(`${url}/message:send`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        message: {
+          role: 'ROLE_USER',
+          parts: [{ text: 'Say hello' }],
+          messageId: 'm-1',
+          metadata: { scenario: 'greeting' },
+        },
+      }),
+    });
+    expect(reply.status).toBe(200);
+    await server.stop();
+    expect(server.stderr()).toMatch(/broken\.yaml:6 steps\[1\]\.wait/);
+  });
+
+  it('refuses an invalid port before starting', async () => {
+    const result = await run(['serve', '--port', '70000']);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('--port must be 0-65535, got 70000');
+  });
+});

@@ -1,0 +1,32 @@
+/** The README's programmatic example, as written there: createSimulator on a virtual clock. */
+import { expect, it } from 'vitest';
+import { createSimulator, VirtualClock } from '../../src/index.js';
+
+it('plays a task on virtual time: submitted at once, completed after advancing the clock', async () => {
+  const clock = new VirtualClock();
+  const sim = await createSimulator({ port: 0, clock, seed: 'my-test', logLevel: 'silent' });
+  try {
+    expect(sim.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const sent = await fetch(`${sim.url}/message:send`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        message: { role: 'ROLE_USER', parts: [{ text: 'What is the weather today?' }], messageId: 'm-1' },
+        configuration: { returnImmediately: true },
+      }),
+    });
+    const { task } = (await sent.json()) as { task: { id: string; status: { state: string } } };
+    expect(task.status.state).toBe('TASK_STATE_SUBMITTED');
+
+    clock.advance(5_000);
+    const done = (await (await fetch(`${sim.url}/tasks/${task.id}`)).json()) as {
+      status: { state: string };
+      artifacts: { name: string }[];
+    };
+    expect(done.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(done.artifacts.map((a) => a.name)).toEqual(['Weather Report']);
+    expect(clock.pending).toBe(0);
+  } finally {
+    await sim.close();
+  }
+});
