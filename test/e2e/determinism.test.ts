@@ -7,7 +7,9 @@ import { startSim, type TestSim } from '../helpers/sim.js';
 
 const headers = { 'Content-Type': 'application/json' };
 const body = (text: string, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ message: { messageId: `m-${text.length}`, role: 'ROLE_USER', parts: [{ text }], ...extra } });
+  JSON.stringify({
+    message: { messageId: `m-${text.length}`, role: 'ROLE_USER', parts: [{ text }], ...extra },
+  });
 
 /**
  * The raw bytes of one turn. A stream's headers come with its first event, before any time passes,
@@ -39,7 +41,11 @@ async function transcript(seed: string, prelude?: (t: TestSim) => Promise<void>)
     out.push(await answered(t, '/message:stream', body('Hello')));
 
     // A cancel 5 s into the long report: the cancel delay is seeded too.
-    const report = fetch(`${t.url}/message:stream`, { method: 'POST', headers, body: body('Write a long report on climate change') });
+    const report = fetch(`${t.url}/message:stream`, {
+      method: 'POST',
+      headers,
+      body: body('Write a long report on climate change'),
+    });
     const response = await report;
     const text = response.text();
     t.clock.advance(5_000);
@@ -64,7 +70,8 @@ it('gives byte-identical transcripts for the same seed and requests', async () =
 it('gives different ids and content for a different seed', async () => {
   const [a, c] = [await transcript('seed-one'), await transcript('seed-two')];
   expect(c[0]).not.toEqual(a[0]);
-  const idsOf = (s: string) => new Set(s.match(/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/g));
+  const idsOf = (s: string) =>
+    new Set(s.match(/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/g));
   const shared = [...idsOf(a.join(''))].filter((id) => idsOf(c.join('')).has(id));
   expect(shared).toEqual([]);
 });
@@ -77,7 +84,11 @@ it("keeps a task's ids and content independent of other tasks running meanwhile"
       method: 'POST',
       headers,
       body: JSON.stringify({
-        message: { messageId: 'other', role: 'ROLE_USER', parts: [{ text: 'Another long report on climate, please' }] },
+        message: {
+          messageId: 'other',
+          role: 'ROLE_USER',
+          parts: [{ text: 'Another long report on climate, please' }],
+        },
         configuration: { returnImmediately: true },
       }),
     });

@@ -49,12 +49,20 @@ function post(path: string, body: string): Promise<{ status: number; contentType
   const url = new URL(path, t.url);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { ...HEADERS, 'Content-Length': Buffer.byteLength(body) } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: { ...HEADERS, 'Content-Length': Buffer.byteLength(body) },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode!, contentType: res.headers['content-type'] ?? '', text }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, contentType: res.headers['content-type'] ?? '', text }),
+        );
       },
     );
     req.on('error', reject);
@@ -71,7 +79,13 @@ it('answers "What is the weather today?" with a completed task and its Weather R
     id: expect.any(String),
     contextId: expect.any(String),
     status: { state: 'TASK_STATE_COMPLETED' },
-    artifacts: [{ artifactId: expect.any(String), name: 'Weather Report', parts: [{ text: expect.stringMatching(/^Today will be .+ with a high of \d+°F$/) }] }],
+    artifacts: [
+      {
+        artifactId: expect.any(String),
+        name: 'Weather Report',
+        parts: [{ text: expect.stringMatching(/^Today will be .+ with a high of \d+°F$/) }],
+      },
+    ],
   });
 });
 
@@ -83,14 +97,21 @@ it('answers "Book me a flight" with an interrupted task, and the follow-up compl
     id: expect.any(String),
     status: {
       state: 'TASK_STATE_INPUT_REQUIRED',
-      message: { role: 'ROLE_AGENT', parts: [{ text: 'I need more details. Where would you like to fly from and to?' }] },
+      message: {
+        role: 'ROLE_AGENT',
+        parts: [{ text: 'I need more details. Where would you like to fly from and to?' }],
+      },
     },
   });
 
   const second = await t.drive(post('/message:send', FOLLOW_UP_BODY.replace('task-uuid', task.id)));
   expect(second.status).toBe(200);
   const done = JSON.parse(second.text).task;
-  expect(done).toMatchObject({ id: task.id, contextId: task.contextId, status: { state: 'TASK_STATE_COMPLETED' } });
+  expect(done).toMatchObject({
+    id: task.id,
+    contextId: task.contextId,
+    status: { state: 'TASK_STATE_COMPLETED' },
+  });
 });
 
 it('answers the follow-up with the literal placeholder "task-uuid" with TaskNotFoundError', async () => {
@@ -100,14 +121,23 @@ it('answers the follow-up with the literal placeholder "task-uuid" with TaskNotF
 });
 
 it('streams the report as in the spec example: Task, artifact chunks from "# Climate Change Report", then completed', async () => {
-  const res = await t.drive(post('/message:stream', WEATHER_BODY.replace('What is the weather today?', 'Write a long report on climate change')));
+  const res = await t.drive(
+    post(
+      '/message:stream',
+      WEATHER_BODY.replace('What is the weather today?', 'Write a long report on climate change'),
+    ),
+  );
   expect(res.status).toBe(200);
   expect(res.contentType).toMatch(/^text\/event-stream/);
   const events: any[] = [];
   const parser = createParser({ onEvent: (e) => events.push(JSON.parse(e.data)) });
   parser.feed(res.text);
   expect(Object.keys(events[0])).toEqual(['task']);
-  expect(events[0].task).toMatchObject({ id: expect.any(String), contextId: expect.any(String), status: { state: expect.stringMatching(/^TASK_STATE_/) } });
+  expect(events[0].task).toMatchObject({
+    id: expect.any(String),
+    contextId: expect.any(String),
+    status: { state: expect.stringMatching(/^TASK_STATE_/) },
+  });
   const firstChunk = events.find((e) => e.artifactUpdate);
   expect(firstChunk.artifactUpdate).toMatchObject({
     taskId: events[0].task.id,
@@ -115,6 +145,10 @@ it('streams the report as in the spec example: Task, artifact chunks from "# Cli
     artifact: { parts: [{ text: '# Climate Change Report\n\n' }] },
   });
   expect(events.at(-1)).toMatchObject({
-    statusUpdate: { taskId: events[0].task.id, contextId: events[0].task.contextId, status: { state: 'TASK_STATE_COMPLETED' } },
+    statusUpdate: {
+      taskId: events[0].task.id,
+      contextId: events[0].task.contextId,
+      status: { state: 'TASK_STATE_COMPLETED' },
+    },
   });
 });
