@@ -9,7 +9,8 @@ export function parseDuration(input: unknown): number | undefined {
   if (typeof input !== 'string') return undefined;
   const match = DURATION.exec(input);
   if (!match) return undefined;
-  return Number(match[1]) * UNIT_MS[match[2]!]!;
+  // Rounded to the nanosecond so that "2.01s" is 2010, not 2009.9999999999998.
+  return Math.round(Number(match[1]) * UNIT_MS[match[2]!]! * 1e6) / 1e6;
 }
 
 /** `1500` → `"1.5s"`, for messages and listings. */

@@ -5,6 +5,7 @@
  * Only the next due entry is scheduled at any time, so a running task costs one entry in the
  * clock's shared queue however long its script is.
  */
+import { isTerminal } from '../domain/lifecycle.js';
 import type { Message } from '../domain/types.js';
 import type { Clock, Timer } from '../lib/clock.js';
 import { Random, taskStreams } from '../lib/random.js';
@@ -84,6 +85,7 @@ export class TaskRun {
     this.timer?.cancel();
     this.cancelTimer?.cancel();
     this.timer = undefined;
+    this.cancelTimer = undefined;
   }
 
   private schedule(timeline: Timeline, from: number, startedAt: number): void {
@@ -113,6 +115,8 @@ export class TaskRun {
         ...(event.message && { message: event.message }),
       };
       this.options.store.append(this.record, { kind: 'status', status }, now);
+      // A cancel still taking effect has nothing left to cancel once the script has ended the task.
+      if (isTerminal(event.state)) this.stop();
     } else {
       this.options.store.append(this.record, event, now);
     }

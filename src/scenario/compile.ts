@@ -211,7 +211,8 @@ class Compiler {
 
   private regex(source: string, flags: string, path: IssuePath): RegExp {
     try {
-      return new RegExp(source, flags);
+      // "g" and "y" make test() remember where it stopped: matching must not depend on the last message.
+      return new RegExp(source, flags.replace(/[gy]/g, ''));
     } catch (error) {
       this.issues.push({ path, message: `invalid regular expression: ${(error as Error).message}` });
       return /$^/;

@@ -129,9 +129,12 @@ export async function parseScenario(
     message,
   });
 
-  const parsed = ScenarioFile.safeParse(doc.toJS());
+  const input: unknown = doc.toJS();
+  const parsed = ScenarioFile.safeParse(input);
   if (!parsed.success) {
-    return { issues: parsed.error.issues.flatMap((i) => explain(i, [])).map((i) => at(i.path, i.message)) };
+    return {
+      issues: parsed.error.issues.flatMap((i) => explain(i, [], input)).map((i) => at(i.path, i.message)),
+    };
   }
   const compiled = await compileScenario(id, file, parsed.data);
   return { scenario: compiled.scenario, issues: compiled.issues.map((i) => at(i.path, i.message)) };
@@ -144,7 +147,7 @@ type ZodIssue = z.core.$ZodIssue;
  * reports the problems of the alternative the author evidently meant, the one whose distinguishing
  * key is present; when none is, it lists the keys that would select one.
  */
-function explain(issue: ZodIssue, base: IssuePath): { path: IssuePath; message: string }[] {
+function explain(issue: ZodIssue, base: IssuePath, input: unknown): { path: IssuePath; message: string }[] {
   const at = [...base, ...(issue.path as IssuePath)];
   if (issue.code === 'unrecognized_keys') {
     return issue.keys.map((key) => ({ path: [...at, key], message: `unknown key "${key}"` }));
@@ -152,10 +155,15 @@ function explain(issue: ZodIssue, base: IssuePath): { path: IssuePath; message: 
   if (issue.code !== 'invalid_union') {
     return [{ path: at, message: issue.message.replace(/^Invalid input: /, '') }];
   }
-  const candidates = issue.errors.filter((alternative) => !alternative.some(isMissingOrWrongType));
+  // Whether a key is missing is read from the input itself: zod words that differently per schema.
+  const value = valueAt(input, at);
+  const isMissingKey = (i: ZodIssue) =>
+    i.path.length === 1 && isObject(value) && !Object.hasOwn(value, i.path[0] as PropertyKey);
+  const isWrongType = (i: ZodIssue) => i.path.length === 0 && i.code === 'invalid_type';
+  const candidates = issue.errors.filter((alt) => !alt.some((i) => isMissingKey(i) || isWrongType(i)));
   if (candidates.length) {
     const best = candidates.reduce((a, b) => (b.length < a.length ? b : a));
-    return best.flatMap((i) => explain(i, at));
+    return best.flatMap((i) => explain(i, at, input));
   }
   const keys = [
     ...new Set(issue.errors.flatMap((alt) => alt.filter(isMissingKey).map((i) => String(i.path[0])))),
@@ -171,20 +179,14 @@ function explain(issue: ZodIssue, base: IssuePath): { path: IssuePath; message: 
   ];
 }
 
-function isMissingKey(issue: ZodIssue): boolean {
-  if (issue.path.length !== 1) return false;
-  if (issue.code === 'invalid_type') return issue.message.endsWith('received undefined');
-  if (issue.code === 'invalid_union')
-    return issue.errors.every((alt) => alt.every((i) => i.path.length === 0 && i.code === 'invalid_type'));
-  return false;
+function isObject(value: unknown): value is object {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-function isWrongType(issue: ZodIssue): boolean {
-  return issue.path.length === 0 && issue.code === 'invalid_type';
-}
-
-function isMissingOrWrongType(issue: ZodIssue): boolean {
-  return isMissingKey(issue) || isWrongType(issue);
+function valueAt(root: unknown, path: IssuePath): unknown {
+  let value = root;
+  for (const key of path) value = isObject(value) || Array.isArray(value) ? (value as never)[key] : undefined;
+  return value;
 }
 
 function expectedType(issue: ZodIssue): string {

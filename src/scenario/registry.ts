@@ -69,8 +69,18 @@ export function conditionHolds(condition: Condition, input: MatchInput): boolean
   return true;
 }
 
+/** Structural equality; object key order does not matter. */
 function jsonEqual(a: JsonValue, b: JsonValue): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  return JSON.stringify(a) === JSON.stringify(b);
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return (
+      Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => jsonEqual(v, b[i]!))
+    );
+  }
+  const keys = Object.keys(a);
+  return (
+    keys.length === Object.keys(b).length &&
+    keys.every((k) => Object.hasOwn(b, k) && jsonEqual((a as JsonObject)[k]!, (b as JsonObject)[k]!))
+  );
 }

@@ -172,6 +172,7 @@ function literal(raw: string): Argument {
   return raw !== '' && Number.isFinite(n) ? n : raw;
 }
 
+/** Only `\"` and `\\` are escapes, so a regular expression keeps its `\d` and `\b`. */
 function unescape(s: string): string {
-  return s.replace(/\\(.)/g, '$1');
+  return s.replace(/\\(["\\])/g, '$1');
 }

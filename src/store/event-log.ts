@@ -15,6 +15,9 @@ export class EventLog {
   private events: LoggedEvent[] = [];
   private lastSeq = 0;
   private readonly followers = new Set<Follower>();
+  /** Appended but not yet handed to every follower; see {@link append}. */
+  private undelivered: LoggedEvent[] = [];
+  private delivering = false;
 
   constructor(private readonly maxEvents: number) {}
 
@@ -35,8 +38,23 @@ export class EventLog {
     if (this.events.length > this.maxEvents + Math.ceil(this.maxEvents / 4)) {
       this.events = this.events.slice(this.events.length - this.maxEvents);
     }
-    for (const follower of this.followers) follower.onEvent(logged);
+    // An append made from inside a follower's callback is queued, not delivered in the middle of
+    // the current event: every follower then sees every event, in seq order.
+    this.undelivered.push(logged);
+    if (!this.delivering) this.deliver();
     return logged;
+  }
+
+  private deliver(): void {
+    this.delivering = true;
+    try {
+      for (let i = 0; i < this.undelivered.length; i++) {
+        for (const follower of this.followers) follower.onEvent(this.undelivered[i]!);
+      }
+    } finally {
+      this.undelivered = [];
+      this.delivering = false;
+    }
   }
 
   /** Retained events with `seq > afterSeq`, oldest first. */
@@ -51,26 +69,39 @@ export class EventLog {
    * Replays retained events after `afterSeq`, then delivers each new one as it is appended, with no
    * gap and no duplicate at the seam. Returns the function that stops following.
    *
-   * @note Attach before read: the follower is registered before the replay, and a guard on `seq`
-   * drops anything the replay already delivered, so an append made by a follower's own callback
-   * during the replay is neither lost nor repeated.
+   * @note Attach before read: the follower is registered first and ignores live deliveries until the
+   * replay, which reads the log until it has caught up, is done; a guard on `seq` drops what it has
+   * already seen. An append made by the follower's own callback during the replay is neither lost
+   * nor repeated.
    */
   follow(afterSeq: number, follower: Follower): () => void {
     let delivered = afterSeq;
+    let replaying = true;
     const guarded: Follower = {
       onEvent: (event) => {
-        if (event.seq <= delivered) return;
+        if (replaying || event.seq <= delivered) return;
         delivered = event.seq;
         follower.onEvent(event);
       },
       ...(follower.onClose && { onClose: () => follower.onClose!() }),
     };
     this.followers.add(guarded);
-    for (const event of this.readAfter(afterSeq)) {
-      if (!this.followers.has(guarded)) break;
-      guarded.onEvent(event);
+    for (
+      let next = this.firstAfter(delivered);
+      next && this.followers.has(guarded);
+      next = this.firstAfter(delivered)
+    ) {
+      delivered = next.seq;
+      follower.onEvent(next);
     }
+    replaying = false;
     return () => this.followers.delete(guarded);
+  }
+
+  /** The oldest retained event with `seq > afterSeq`. */
+  private firstAfter(afterSeq: number): LoggedEvent | undefined {
+    const first = this.events[0];
+    return first && this.events[Math.max(0, afterSeq - first.seq + 1)];
   }
 
   get followerCount(): number {

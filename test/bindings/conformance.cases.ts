@@ -8,7 +8,11 @@ import { DriverError, type Driver, type DriverFactory, type Frame } from './driv
 
 let counter = 0;
 /** A SendMessageRequest in v1.0 ProtoJSON, with a fresh messageId. */
-export function userMessage(text: string, extra: Record<string, unknown> = {}, configuration?: Record<string, unknown>) {
+export function userMessage(
+  text: string,
+  extra: Record<string, unknown> = {},
+  configuration?: Record<string, unknown>,
+) {
   return {
     message: { messageId: `msg-${++counter}`, role: 'ROLE_USER', parts: [{ text }], ...extra },
     ...(configuration && { configuration }),
@@ -56,15 +60,21 @@ export function conformanceCases(name: string, makeDriver: DriverFactory): void 
       const task = first.task;
       expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
       expect(task.status.message.role).toBe('ROLE_AGENT');
-      expect(textOf(task.status.message)).toBe('I need more details. Where would you like to fly from and to?');
+      expect(textOf(task.status.message)).toBe(
+        'I need more details. Where would you like to fly from and to?',
+      );
 
-      const second = await t.drive(d.send(userMessage('From San Francisco to New York', { taskId: task.id })));
+      const second = await t.drive(
+        d.send(userMessage('From San Francisco to New York', { taskId: task.id })),
+      );
       const done = second.task;
       expect(done.id).toBe(task.id);
       expect(done.contextId).toBe(task.contextId);
       expect(done.status.state).toBe('TASK_STATE_COMPLETED');
       const [itinerary] = done.artifacts;
-      expect(itinerary.parts.map((p: any) => Object.keys(p).find((k) => ['text', 'data'].includes(k)))).toEqual(['text', 'data']);
+      expect(
+        itinerary.parts.map((p: any) => Object.keys(p).find((k) => ['text', 'data'].includes(k))),
+      ).toEqual(['text', 'data']);
       expect(itinerary.parts[0].text).toContain('San Francisco');
       expect(itinerary.parts[1].data).toMatchObject({ from: 'San Francisco', to: 'New York' });
       expect(itinerary.parts[1].data.flights.length).toBeGreaterThan(0);
@@ -119,7 +129,10 @@ export function conformanceCases(name: string, makeDriver: DriverFactory): void 
 
     it('refuses to continue a terminal task (UnsupportedOperationError) and to cancel it (TaskNotCancelableError)', async () => {
       const { task } = await t.drive(d.send(userMessage('What is the weather today?')));
-      await expectError(d.send(userMessage('and tomorrow?', { taskId: task.id })), 'UnsupportedOperationError');
+      await expectError(
+        d.send(userMessage('and tomorrow?', { taskId: task.id })),
+        'UnsupportedOperationError',
+      );
       await expectError(d.cancel(task.id), 'TaskNotCancelableError');
       await expectError(d.subscribe(task.id), 'UnsupportedOperationError');
     });
@@ -127,8 +140,17 @@ export function conformanceCases(name: string, makeDriver: DriverFactory): void 
     it('streams the weather task: Task first, then working, the artifact and completed, then closes', async () => {
       const stream = await d.stream(userMessage('What is the weather today?'));
       const frames = await t.drive(stream.rest());
-      expect(frames.map((f) => Object.keys(f.payload)[0])).toEqual(['task', 'statusUpdate', 'artifactUpdate', 'statusUpdate']);
-      expect(frames.map(stateOf).filter(Boolean)).toEqual(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_COMPLETED']);
+      expect(frames.map((f) => Object.keys(f.payload)[0])).toEqual([
+        'task',
+        'statusUpdate',
+        'artifactUpdate',
+        'statusUpdate',
+      ]);
+      expect(frames.map(stateOf).filter(Boolean)).toEqual([
+        'TASK_STATE_SUBMITTED',
+        'TASK_STATE_WORKING',
+        'TASK_STATE_COMPLETED',
+      ]);
       const taskId = frames[0]!.payload.task.id;
       for (const f of frames.slice(1)) expect(Object.values(f.payload)[0]).toMatchObject({ taskId });
       if (d.seesEventIds) expect(frames.map((f) => f.id)).toEqual(['1', '2', '3', '4']);
@@ -136,19 +158,32 @@ export function conformanceCases(name: string, makeDriver: DriverFactory): void 
 
     it('streams both turns of a flight booking, each opening with the Task', async () => {
       const first = await t.drive((await d.stream(userMessage('Book me a flight'))).rest());
-      expect(first.map(stateOf)).toEqual(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_INPUT_REQUIRED']);
+      expect(first.map(stateOf)).toEqual([
+        'TASK_STATE_SUBMITTED',
+        'TASK_STATE_WORKING',
+        'TASK_STATE_INPUT_REQUIRED',
+      ]);
       const taskId = first[0]!.payload.task.id;
-      const second = await t.drive((await d.stream(userMessage('From San Francisco to New York', { taskId }))).rest());
+      const second = await t.drive(
+        (await d.stream(userMessage('From San Francisco to New York', { taskId }))).rest(),
+      );
       expect(Object.keys(second[0]!.payload)).toEqual(['task']);
       expect(second[0]!.payload.task.history.at(-1).parts[0].text).toBe('From San Francisco to New York');
-      expect(second.map(stateOf).filter(Boolean).slice(1)).toEqual(['TASK_STATE_WORKING', 'TASK_STATE_COMPLETED']);
+      expect(second.map(stateOf).filter(Boolean).slice(1)).toEqual([
+        'TASK_STATE_WORKING',
+        'TASK_STATE_COMPLETED',
+      ]);
       expect(second.filter((f) => f.payload.artifactUpdate)).toHaveLength(1);
       if (d.seesEventIds) expect(second.map((f) => Number(f.id))).toEqual([4, 5, 6, 7]);
     });
 
     it('streams the failure scenario to its FAILED status', async () => {
       const frames = await t.drive((await d.stream(userMessage('Please fail this task'))).rest());
-      expect(frames.map(stateOf).filter(Boolean)).toEqual(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_FAILED']);
+      expect(frames.map(stateOf).filter(Boolean)).toEqual([
+        'TASK_STATE_SUBMITTED',
+        'TASK_STATE_WORKING',
+        'TASK_STATE_FAILED',
+      ]);
     });
 
     it('streams a greeting as one Message, then closes', async () => {
@@ -174,7 +209,9 @@ export function conformanceCases(name: string, makeDriver: DriverFactory): void 
       const elapsed = t.clock.now() - start;
       expect(elapsed).toBeGreaterThanOrEqual(25_000);
       expect(elapsed).toBeLessThanOrEqual(35_000);
-      const times = frames.flatMap((f) => (f.payload.statusUpdate ? [Date.parse(f.payload.statusUpdate.status.timestamp)] : []));
+      const times = frames.flatMap((f) =>
+        f.payload.statusUpdate ? [Date.parse(f.payload.statusUpdate.status.timestamp)] : [],
+      );
       expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(25_000);
 
       const task = await d.getTask(frames[0]!.payload.task.id);
@@ -204,7 +241,9 @@ export function conformanceCases(name: string, makeDriver: DriverFactory): void 
     });
 
     it('subscribes to a running task: the current Task first, then live events until it ends', async () => {
-      const { task } = await d.send(userMessage('Write a long report on climate change', {}, { returnImmediately: true }));
+      const { task } = await d.send(
+        userMessage('Write a long report on climate change', {}, { returnImmediately: true }),
+      );
       expect(task.status.state).toBe('TASK_STATE_SUBMITTED');
       t.clock.advance(3_000);
       const a = await d.subscribe(task.id);
@@ -226,7 +265,9 @@ export function conformanceCases(name: string, makeDriver: DriverFactory): void 
       const contextId = `list-${name}`;
       const created: string[] = [];
       for (let i = 0; i < 5; i++) {
-        const { task } = await t.drive(d.send(userMessage(`What is the weather today, ${i}?`, { contextId })));
+        const { task } = await t.drive(
+          d.send(userMessage(`What is the weather today, ${i}?`, { contextId })),
+        );
         created.push(task.id);
       }
       const seen: string[] = [];
@@ -245,7 +286,9 @@ export function conformanceCases(name: string, makeDriver: DriverFactory): void 
 
       const withArtifacts = await d.listTasks({ contextId, includeArtifacts: true, pageSize: 100 });
       expect(withArtifacts.tasks).toHaveLength(5);
-      expect(withArtifacts.tasks.every((task: any) => task.artifacts?.[0]?.name === 'Weather Report')).toBe(true);
+      expect(withArtifacts.tasks.every((task: any) => task.artifacts?.[0]?.name === 'Weather Report')).toBe(
+        true,
+      );
       const completed = await d.listTasks({ contextId, status: 'TASK_STATE_COMPLETED' });
       expect(completed.totalSize).toBe(5);
       const working = await d.listTasks({ contextId, status: 'TASK_STATE_WORKING' });

@@ -3,7 +3,14 @@
  * every binding: raw HTTP+JSON, raw JSON-RPC, and the official @a2a-js/sdk client on each transport.
  * Every driver returns v1.0 ProtoJSON and throws DriverError named after the A2A error.
  */
-import { ListTasksRequest, ListTasksResponse, Message, SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk';
+import {
+  ListTasksRequest,
+  ListTasksResponse,
+  Message,
+  SendMessageRequest,
+  StreamResponse,
+  Task,
+} from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, type Client } from '@a2a-js/sdk/client';
 import { postSse, getSse, type SseReader } from '../helpers/sse.js';
 
@@ -90,20 +97,40 @@ export const restDriver: DriverFactory = async (base) => {
     name: 'REST (fetch)',
     seesEventIds: true,
     send: (request) => call('POST', '/message:send', request),
-    stream: async (request) => sseHandle(await openSse(() => postSse(`${base}/message:stream`, request, { 'A2A-Version': '1.0' })), (d) => d),
+    stream: async (request) =>
+      sseHandle(
+        await openSse(() => postSse(`${base}/message:stream`, request, { 'A2A-Version': '1.0' })),
+        (d) => d,
+      ),
     getTask: (id, historyLength) =>
-      call('GET', `/tasks/${encodeURIComponent(id)}${historyLength === undefined ? '' : `?historyLength=${historyLength}`}`),
+      call(
+        'GET',
+        `/tasks/${encodeURIComponent(id)}${historyLength === undefined ? '' : `?historyLength=${historyLength}`}`,
+      ),
     listTasks: (query) =>
-      call('GET', `/tasks?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}`),
+      call(
+        'GET',
+        `/tasks?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}`,
+      ),
     cancel: (id) => call('POST', `/tasks/${encodeURIComponent(id)}:cancel`),
     subscribe: async (id) =>
-      sseHandle(await openSse(() => getSse(`${base}/tasks/${encodeURIComponent(id)}:subscribe`, { 'A2A-Version': '1.0' })), (d) => d),
+      sseHandle(
+        await openSse(() =>
+          getSse(`${base}/tasks/${encodeURIComponent(id)}:subscribe`, { 'A2A-Version': '1.0' }),
+        ),
+        (d) => d,
+      ),
   };
 };
 
 function restError(body: any): DriverError {
-  const info = body?.error?.details?.find((d: any) => d['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo');
-  return new DriverError(BY_REASON[info?.reason] ?? info?.reason ?? 'Unknown', body?.error?.message ?? JSON.stringify(body));
+  const info = body?.error?.details?.find(
+    (d: any) => d['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo',
+  );
+  return new DriverError(
+    BY_REASON[info?.reason] ?? info?.reason ?? 'Unknown',
+    body?.error?.message ?? JSON.stringify(body),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -119,16 +146,22 @@ export const jsonRpcDriver: DriverFactory = async (base) => {
       body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
     });
     const json: any = await response.json();
-    if (json.id !== id) throw new Error(`response id ${JSON.stringify(json.id)} does not echo request id ${id}`);
-    if (json.error) throw new DriverError(BY_CODE[json.error.code] ?? String(json.error.code), json.error.message);
+    if (json.id !== id)
+      throw new Error(`response id ${JSON.stringify(json.id)} does not echo request id ${id}`);
+    if (json.error)
+      throw new DriverError(BY_CODE[json.error.code] ?? String(json.error.code), json.error.message);
     return json.result;
   };
   const stream = async (method: string, params: unknown) => {
     const id = nextId++;
-    const reader = await openSse(() => postSse(`${base}/`, { jsonrpc: '2.0', id, method, params }, { 'A2A-Version': '1.0' }));
+    const reader = await openSse(() =>
+      postSse(`${base}/`, { jsonrpc: '2.0', id, method, params }, { 'A2A-Version': '1.0' }),
+    );
     return sseHandle(reader, (data) => {
-      if (data.id !== id) throw new Error(`frame id ${JSON.stringify(data.id)} does not echo request id ${id}`);
-      if (data.error) throw new DriverError(BY_CODE[data.error.code] ?? String(data.error.code), data.error.message);
+      if (data.id !== id)
+        throw new Error(`frame id ${JSON.stringify(data.id)} does not echo request id ${id}`);
+      if (data.error)
+        throw new DriverError(BY_CODE[data.error.code] ?? String(data.error.code), data.error.message);
       return data.result;
     });
   };
@@ -137,7 +170,8 @@ export const jsonRpcDriver: DriverFactory = async (base) => {
     seesEventIds: true,
     send: (request) => call('SendMessage', request),
     stream: (request) => stream('SendStreamingMessage', request),
-    getTask: (id, historyLength) => call('GetTask', { id, ...(historyLength !== undefined && { historyLength }) }),
+    getTask: (id, historyLength) =>
+      call('GetTask', { id, ...(historyLength !== undefined && { historyLength }) }),
     listTasks: (query) => call('ListTasks', query),
     cancel: (id) => call('CancelTask', { id }),
     subscribe: (id) => stream('SubscribeToTask', { id }),
@@ -152,7 +186,8 @@ async function openSse(open: () => Promise<SseReader>): Promise<SseReader> {
     const match = /^expected an event stream, got \d+: (.*)$/s.exec((error as Error).message);
     if (!match) throw error;
     const body = JSON.parse(match[1]!);
-    if (body.jsonrpc) throw new DriverError(BY_CODE[body.error.code] ?? String(body.error.code), body.error.message);
+    if (body.jsonrpc)
+      throw new DriverError(BY_CODE[body.error.code] ?? String(body.error.code), body.error.message);
     throw restError(body);
   }
 }
@@ -214,9 +249,15 @@ export function sdkDriver(transport: 'JSONRPC' | 'HTTP+JSON'): DriverFactory {
         }),
       stream: (request) => open(client.sendMessageStream(SendMessageRequest.fromJSON(request))),
       getTask: (id, historyLength) =>
-        sdk(async () => Task.toJSON(await client.getTask({ id, tenant: '', ...(historyLength !== undefined && { historyLength }) }))),
-      listTasks: (query) => sdk(async () => ListTasksResponse.toJSON(await client.listTasks(ListTasksRequest.fromJSON(query)))),
-      cancel: (id) => sdk(async () => Task.toJSON(await client.cancelTask({ id, tenant: '', metadata: undefined }))),
+        sdk(async () =>
+          Task.toJSON(
+            await client.getTask({ id, tenant: '', ...(historyLength !== undefined && { historyLength }) }),
+          ),
+        ),
+      listTasks: (query) =>
+        sdk(async () => ListTasksResponse.toJSON(await client.listTasks(ListTasksRequest.fromJSON(query)))),
+      cancel: (id) =>
+        sdk(async () => Task.toJSON(await client.cancelTask({ id, tenant: '', metadata: undefined }))),
       subscribe: (id) => open(client.resubscribeTask({ id, tenant: '' })),
     };
   };

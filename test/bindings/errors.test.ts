@@ -17,7 +17,9 @@ beforeAll(async () => {
   const res = await request(t.url)
     .post('/message:send')
     .set('Content-Type', 'application/json')
-    .send({ message: { messageId: 'm-done', role: 'ROLE_USER', parts: [{ text: 'What is the weather today?' }] } });
+    .send({
+      message: { messageId: 'm-done', role: 'ROLE_USER', parts: [{ text: 'What is the weather today?' }] },
+    });
   completedTaskId = res.body.task.id;
   expect(res.body.task.status.state).toBe('TASK_STATE_COMPLETED');
 });
@@ -50,7 +52,11 @@ function expectRestError(res: request.Response, httpStatus: number, status: stri
   expect(res.headers['content-type']).toMatch(/^application\/a2a\+json/);
   expect(res.body.error).toMatchObject({ code: httpStatus, status });
   expect(typeof res.body.error.message).toBe('string');
-  expect(res.body.error.details[0]).toMatchObject({ '@type': ERROR_INFO, reason, domain: 'a2a-protocol.org' });
+  expect(res.body.error.details[0]).toMatchObject({
+    '@type': ERROR_INFO,
+    reason,
+    domain: 'a2a-protocol.org',
+  });
 }
 
 describe('JSON-RPC envelope errors', () => {
@@ -81,7 +87,12 @@ describe('JSON-RPC envelope errors', () => {
     ['string params', { jsonrpc: '2.0', id: 1, method: 'GetTask', params: 'x' }, 1],
     ['a JSON string body', 'hello', null],
   ])('answers %s with -32600', async (_name, body, id) => {
-    expectRpcError(await rpc(typeof body === 'string' ? JSON.stringify(body) : body), -32600, 'INVALID_REQUEST', id);
+    expectRpcError(
+      await rpc(typeof body === 'string' ? JSON.stringify(body) : body),
+      -32600,
+      'INVALID_REQUEST',
+      id,
+    );
   });
 
   it('answers an unknown method with -32601, echoing a string id as a string', async () => {
@@ -91,16 +102,26 @@ describe('JSON-RPC envelope errors', () => {
   });
 
   it('answers positional params with -32602', async () => {
-    expectRpcError(await rpc({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: ['x'] }), -32602, 'INVALID_PARAMS');
+    expectRpcError(
+      await rpc({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: ['x'] }),
+      -32602,
+      'INVALID_PARAMS',
+    );
   });
 
   it('answers a wrong Content-Type with -32005', async () => {
-    const res = await request(t.url).post('/').set('Content-Type', 'text/plain').send('{"jsonrpc":"2.0","id":1,"method":"GetTask"}');
+    const res = await request(t.url)
+      .post('/')
+      .set('Content-Type', 'text/plain')
+      .send('{"jsonrpc":"2.0","id":1,"method":"GetTask"}');
     expectRpcError(res, -32005, 'CONTENT_TYPE_NOT_SUPPORTED', null);
   });
 
   it('answers an undeclared A2A-Version with -32009', async () => {
-    const res = await rpc({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } }, { 'A2A-Version': '2.0' });
+    const res = await rpc(
+      { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } },
+      { 'A2A-Version': '2.0' },
+    );
     expectRpcError(res, -32009, 'VERSION_NOT_SUPPORTED', null);
   });
 
@@ -120,10 +141,13 @@ describe('JSON-RPC envelope errors', () => {
 });
 
 describe('JSON-RPC A2A errors', () => {
-  const call = (method: string, params: unknown, id: unknown = 1) => rpc({ jsonrpc: '2.0', id, method, params });
+  const call = (method: string, params: unknown, id: unknown = 1) =>
+    rpc({ jsonrpc: '2.0', id, method, params });
 
   it('lists every invalid field of a SendMessage at once (-32602 with google.rpc.BadRequest)', async () => {
-    const res = await call('SendMessage', { message: { role: 'ROLE_BOT', parts: [{ text: 'a', url: 'b' }, 7] } });
+    const res = await call('SendMessage', {
+      message: { role: 'ROLE_BOT', parts: [{ text: 'a', url: 'b' }, 7] },
+    });
     expectRpcError(res, -32602, 'INVALID_PARAMS');
     const violations = res.body.error.data.find((d: any) => d['@type'] === BAD_REQUEST).fieldViolations;
     expect(violations.map((v: any) => v.field)).toEqual([
@@ -137,7 +161,11 @@ describe('JSON-RPC A2A errors', () => {
   it.each([
     ['a SendMessage without message', 'SendMessage', {}],
     ['a message without parts', 'SendMessage', { message: { messageId: 'm', role: 'ROLE_USER', parts: [] } }],
-    ['a message from the agent role', 'SendMessage', { message: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'x' }] } }],
+    [
+      'a message from the agent role',
+      'SendMessage',
+      { message: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'x' }] } },
+    ],
     ['a GetTask without id', 'GetTask', {}],
     ['a negative historyLength', 'GetTask', { id: 'x', historyLength: -1 }],
     ['a pageSize of 0', 'ListTasks', { pageSize: 0 }],
@@ -165,19 +193,30 @@ describe('JSON-RPC A2A errors', () => {
     ['GetTaskPushNotificationConfig', { taskId: 't', id: 'c' }],
     ['ListTaskPushNotificationConfigs', { taskId: 't' }],
     ['DeleteTaskPushNotificationConfig', { taskId: 't', id: 'c' }],
-    ['SendMessage', { ...send('hi'), configuration: { taskPushNotificationConfig: { url: 'http://127.0.0.1/hook' } } }],
+    [
+      'SendMessage',
+      { ...send('hi'), configuration: { taskPushNotificationConfig: { url: 'http://127.0.0.1/hook' } } },
+    ],
   ])('answers %s with -32003 while push is off', async (method, params) => {
     expectRpcError(await call(method, params), -32003, 'PUSH_NOTIFICATION_NOT_SUPPORTED');
   });
 
   it('answers a message to a completed task, and subscribing to it, with -32004', async () => {
-    expectRpcError(await call('SendMessage', send('again', { taskId: completedTaskId })), -32004, 'UNSUPPORTED_OPERATION');
+    expectRpcError(
+      await call('SendMessage', send('again', { taskId: completedTaskId })),
+      -32004,
+      'UNSUPPORTED_OPERATION',
+    );
     expectRpcError(await call('SubscribeToTask', { id: completedTaskId }), -32004, 'UNSUPPORTED_OPERATION');
   });
 
   it('answers a part with an unaccepted media type with -32005', async () => {
     const params = {
-      message: { messageId: 'm', role: 'ROLE_USER', parts: [{ url: 'https://example.com/a.mp4', mediaType: 'video/mp4' }] },
+      message: {
+        messageId: 'm',
+        role: 'ROLE_USER',
+        parts: [{ url: 'https://example.com/a.mp4', mediaType: 'video/mp4' }],
+      },
     };
     expectRpcError(await call('SendMessage', params), -32005, 'CONTENT_TYPE_NOT_SUPPORTED');
   });
@@ -203,17 +242,26 @@ describe('JSON-RPC A2A errors', () => {
 
 describe('REST errors', () => {
   it('answers malformed JSON with 400 INVALID_ARGUMENT', async () => {
-    const res = await request(t.url).post('/message:send').set('Content-Type', 'application/json').send('{"message": ');
+    const res = await request(t.url)
+      .post('/message:send')
+      .set('Content-Type', 'application/json')
+      .send('{"message": ');
     expectRestError(res, 400, 'INVALID_ARGUMENT', 'PARSE_ERROR');
   });
 
   it('answers a wrong Content-Type with 400 CONTENT_TYPE_NOT_SUPPORTED', async () => {
-    const res = await request(t.url).post('/message:send').set('Content-Type', 'application/x-www-form-urlencoded').send('a=b');
+    const res = await request(t.url)
+      .post('/message:send')
+      .set('Content-Type', 'application/x-www-form-urlencoded')
+      .send('a=b');
     expectRestError(res, 400, 'INVALID_ARGUMENT', 'CONTENT_TYPE_NOT_SUPPORTED');
   });
 
   it('answers invalid fields with 400 INVALID_ARGUMENT, INVALID_PARAMS and a BadRequest detail', async () => {
-    const res = await request(t.url).post('/message:send').set('Content-Type', 'application/a2a+json').send({ message: {} });
+    const res = await request(t.url)
+      .post('/message:send')
+      .set('Content-Type', 'application/a2a+json')
+      .send({ message: {} });
     expectRestError(res, 400, 'INVALID_ARGUMENT', 'INVALID_PARAMS');
     expect(res.body.error.details[1]['@type']).toBe(BAD_REQUEST);
   });
@@ -228,8 +276,18 @@ describe('REST errors', () => {
   });
 
   it('answers subscribing to a completed task with 400 UNSUPPORTED_OPERATION, by GET and by POST', async () => {
-    expectRestError(await request(t.url).get(`/tasks/${completedTaskId}:subscribe`), 400, 'FAILED_PRECONDITION', 'UNSUPPORTED_OPERATION');
-    expectRestError(await request(t.url).post(`/tasks/${completedTaskId}:subscribe`), 400, 'FAILED_PRECONDITION', 'UNSUPPORTED_OPERATION');
+    expectRestError(
+      await request(t.url).get(`/tasks/${completedTaskId}:subscribe`),
+      400,
+      'FAILED_PRECONDITION',
+      'UNSUPPORTED_OPERATION',
+    );
+    expectRestError(
+      await request(t.url).post(`/tasks/${completedTaskId}:subscribe`),
+      400,
+      'FAILED_PRECONDITION',
+      'UNSUPPORTED_OPERATION',
+    );
   });
 
   it('answers the push config paths with PUSH_NOTIFICATION_NOT_SUPPORTED while push is off', async () => {
@@ -295,7 +353,10 @@ describe('version negotiation', () => {
 
 describe('tenants', () => {
   it('scopes tasks by the /{tenant} prefix and params.tenant', async () => {
-    const created = await request(t.url).post('/acme/message:send').set('Content-Type', 'application/json').send(send('What is the weather today?'));
+    const created = await request(t.url)
+      .post('/acme/message:send')
+      .set('Content-Type', 'application/json')
+      .send(send('What is the weather today?'));
     const id = created.body.task.id;
     expect((await request(t.url).get(`/acme/tasks/${id}`)).status).toBe(200);
     expect((await request(t.url).get(`/tasks/${id}`)).status).toBe(404);

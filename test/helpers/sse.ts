@@ -33,7 +33,8 @@ export class SseReader {
 
   /** The next event, or undefined once the server closed the stream. */
   async next(): Promise<SseEvent | undefined> {
-    while (this.queue.length === 0 && !this.done) await new Promise<void>((resolve) => (this.waiting = resolve));
+    while (this.queue.length === 0 && !this.done)
+      await new Promise<void>((resolve) => (this.waiting = resolve));
     if (this.queue.length) return this.queue.shift();
     if (this.failure) throw this.failure;
     return undefined;
@@ -80,7 +81,11 @@ export class SseReader {
 }
 
 /** POSTs JSON and returns an SSE reader (or throws with the body when the answer is not a stream). */
-export async function postSse(url: string, body: unknown, headers: Record<string, string> = {}): Promise<SseReader> {
+export async function postSse(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<SseReader> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream', ...headers },
