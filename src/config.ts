@@ -60,6 +60,7 @@ export const DEFAULTS = Object.freeze({
     maxTasks: 10_000,
     terminalTtlMs: 24 * 60 * 60 * 1000,
     maxEventsPerTask: 10_000,
+    eventTtlMs: 24 * 60 * 60 * 1000,
   } satisfies RetentionOptions),
   agent: Object.freeze({
     name: 'A2A Simulator',

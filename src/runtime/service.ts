@@ -30,6 +30,11 @@ import { followTask, messageStream, type TaskStream } from './stream.js';
 /** Who is calling: tasks are visible only within the scope that created them (e.g. a tenant). */
 export interface CallContext {
   scope: string;
+  /**
+   * A message with a `contextId` but no `taskId` continues that context's task waiting for input,
+   * if there is one (the gateway dialect's follow-up); otherwise it starts a new task in the context.
+   */
+  continueInContext?: boolean;
 }
 
 export interface ServiceOptions {
@@ -145,25 +150,68 @@ export class SimService {
 
   /**
    * SubscribeToTask: the current Task first, then its live events until it ends or pauses again.
-   * With `afterSeq`, replays the retained events after it instead of the snapshot.
+   *
+   * With a cursor (`afterSeq`, the last seq the client has), it replays the retained events after
+   * it instead of the snapshot, then goes on live: nothing lost, nothing repeated. A cursor the log
+   * can no longer serve is an error, never a silent gap.
    */
   subscribe(id: string, ctx: CallContext, resume: { afterSeq?: number } = {}): TaskStream {
     const record = this.find(id, ctx);
     const state = record.task.status.state;
-    if (resume.afterSeq === undefined && isTerminal(state)) {
+    const { afterSeq } = resume;
+    if (afterSeq === undefined) {
+      if (isTerminal(state)) {
+        throw new A2AError(
+          'UnsupportedOperationError',
+          `Failed to subscribe to task ${id}: it is already ${state}.`,
+          {
+            metadata: { taskId: id },
+          },
+        );
+      }
+      return followTask(record, {
+        afterSeq: record.log.latestSeq,
+        closeOnAuthRequired: this.options.closeStreamOnAuthRequired,
+        snapshot: record.task,
+      });
+    }
+    this.checkCursor(record, afterSeq);
+    return followTask(record, { afterSeq, closeOnAuthRequired: this.options.closeStreamOnAuthRequired });
+  }
+
+  private checkCursor(record: TaskRecord, afterSeq: number): void {
+    const { log, id } = record;
+    record.log.expire(this.options.clock.now());
+    const { latestSeq, oldestSeq } = log;
+    const seqs = {
+      taskId: id,
+      afterSeq: String(afterSeq),
+      oldestSeq: String(oldestSeq),
+      latestSeq: String(latestSeq),
+    };
+    if (!Number.isInteger(afterSeq) || afterSeq < 0 || afterSeq > latestSeq) {
+      throw invalidParams([
+        {
+          field: 'afterSeq',
+          description: `must be an event seq of task ${id}, from 0 to its latest, ${latestSeq}; got ${afterSeq}`,
+        },
+      ]);
+    }
+    if (afterSeq + 1 < oldestSeq) {
       throw new A2AError(
         'UnsupportedOperationError',
-        `Failed to subscribe to task ${id}: it is already ${state}.`,
-        {
-          metadata: { taskId: id },
-        },
+        `Failed to resume task ${id} after seq ${afterSeq}: events up to ${oldestSeq - 1} are no longer retained (retained: ${oldestSeq > latestSeq ? 'none' : `${oldestSeq}-${latestSeq}`}). Get the task with GetTask and subscribe without a cursor.`,
+        { reason: 'EVENTS_EXPIRED', metadata: seqs },
       );
     }
-    return followTask(record, {
-      afterSeq: resume.afterSeq ?? record.log.latestSeq,
-      closeOnAuthRequired: this.options.closeStreamOnAuthRequired,
-      ...(resume.afterSeq === undefined && { snapshot: record.task }),
-    });
+    const state = record.task.status.state;
+    if (afterSeq === latestSeq && isTerminal(state)) {
+      throw new A2AError(
+        'UnsupportedOperationError',
+        `Failed to resume task ${id} after seq ${afterSeq}: it is already ${state} and has no newer events.`,
+        { metadata: seqs },
+      );
+    }
   }
 
   private find(id: string, ctx: CallContext): TaskRecord {
@@ -187,6 +235,9 @@ export class SimService {
     this.checkInputModes(message);
     const metadata: JsonObject = { ...request.metadata, ...message.metadata };
     if (message.taskId !== undefined) return this.resume(message, metadata, ctx);
+    const waiting =
+      ctx.continueInContext && message.contextId !== undefined && this.waitingIn(message.contextId, ctx);
+    if (waiting) return this.resume({ ...message, taskId: waiting.id }, metadata, ctx);
 
     const scenario = this.select({ text: textOf(message), messageId: message.messageId, metadata });
     if (scenario.usesFaker) await loadFaker();
@@ -283,6 +334,14 @@ export class SimService {
       now,
     );
     return { kind: 'task' as const, record, fromSeq };
+  }
+
+  /** The most recent task of `contextId` that waits for the user's input. */
+  private waitingIn(contextId: string, ctx: CallContext): TaskRecord | undefined {
+    return this.options.store.inContext(ctx.scope, contextId).findLast((record) => {
+      const run = this.runs.get(record.id);
+      return run?.pause !== undefined && !run.cancelPending;
+    });
   }
 
   private select(input: MatchInput): Scenario {

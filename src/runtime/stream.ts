@@ -51,12 +51,17 @@ export interface FollowOptions {
   snapshot?: Task;
 }
 
-/** Follows a task's log and ends after the first status that ends or pauses the task (§3.1.2, §11.7). */
+/**
+ * Follows a task's log and ends after the first status that ends or pauses the task (§3.1.2, §11.7).
+ * A replay runs through to the task's present: an input-required turn that was answered since is
+ * history, not the end of this stream.
+ */
 export function followTask(record: TaskRecord, options: FollowOptions): TaskStream {
   let unfollow: (() => void) | undefined;
   let ended = false;
+  let present = 0;
   const endsStream = (logged: LoggedEvent): boolean => {
-    if (logged.event.kind !== 'status') return false;
+    if (logged.event.kind !== 'status' || logged.seq < present) return false;
     const state = logged.event.status.state;
     if (isTerminal(state) || state === 'input-required') return true;
     return isInterrupted(state) && options.closeOnAuthRequired;
@@ -70,6 +75,7 @@ export function followTask(record: TaskRecord, options: FollowOptions): TaskStre
         sink.end();
       };
       if (options.snapshot) sink.item({ kind: 'snapshot', task: options.snapshot });
+      present = record.log.latestSeq;
       unfollow = record.log.follow(options.afterSeq, {
         onEvent: (logged) => {
           if (ended) return;

@@ -1,7 +1,8 @@
 /**
  * One task's append-only event log: the truth every stream, resume and GetTask is built from.
  * Each event gets the next per-task `seq` (1, 2, ...), kept across turns and stable on replay.
- * A bounded window of the most recent events is retained.
+ * A bounded window of the most recent events is retained: at most `maxEvents`, none older than
+ * `maxAgeMs`. What was dropped shows in `oldestSeq`, so a resume can tell a gap from an empty log.
  */
 import type { LoggedEvent } from '../domain/types.js';
 
@@ -19,7 +20,10 @@ export class EventLog {
   private undelivered: LoggedEvent[] = [];
   private delivering = false;
 
-  constructor(private readonly maxEvents: number) {}
+  constructor(
+    private readonly maxEvents: number,
+    private readonly maxAgeMs = Infinity,
+  ) {}
 
   /** Seq of the newest event, 0 when empty. */
   get latestSeq(): number {
@@ -38,6 +42,7 @@ export class EventLog {
     if (this.events.length > this.maxEvents + Math.ceil(this.maxEvents / 4)) {
       this.events = this.events.slice(this.events.length - this.maxEvents);
     }
+    this.expire(logged.atMs);
     // An append made from inside a follower's callback is queued, not delivered in the middle of
     // the current event: every follower then sees every event, in seq order.
     this.undelivered.push(logged);
@@ -55,6 +60,15 @@ export class EventLog {
       this.undelivered = [];
       this.delivering = false;
     }
+  }
+
+  /** Drops the events older than `maxAgeMs` at `nowMs`. */
+  expire(nowMs: number): void {
+    const cutoff = nowMs - this.maxAgeMs;
+    const first = this.events[0];
+    if (!first || first.atMs >= cutoff) return;
+    const keep = this.events.findIndex((e) => e.atMs >= cutoff);
+    this.events = keep < 0 ? [] : this.events.slice(keep);
   }
 
   /** Retained events with `seq > afterSeq`, oldest first. */

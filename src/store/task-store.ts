@@ -13,7 +13,10 @@ import { EventLog } from './event-log.js';
 export interface RetentionOptions {
   maxTasks: number;
   terminalTtlMs: number;
+  /** Events kept per task for replay; older ones are dropped first. */
   maxEventsPerTask: number;
+  /** How long an event stays replayable. */
+  eventTtlMs: number;
 }
 
 export interface TaskRecord {
@@ -75,7 +78,7 @@ export class TaskStore {
       id: task.id,
       scope,
       scenarioId,
-      log: new EventLog(this.retention.maxEventsPerTask),
+      log: new EventLog(this.retention.maxEventsPerTask, this.retention.eventTtlMs),
       task,
       statusOrder: ++this.statusCounter,
     };
@@ -99,6 +102,11 @@ export class TaskStore {
       if (isTerminal(event.status.state)) this.ended.set(record.id, atMs);
     }
     return record.log.append({ taskId: record.id, contextId: record.task.contextId, atMs, event });
+  }
+
+  /** The tasks of one context in `scope`, oldest first. */
+  inContext(scope: string, contextId: string): TaskRecord[] {
+    return [...this.records.values()].filter((r) => r.scope === scope && r.task.contextId === contextId);
   }
 
   /** One page of the tasks in `scope` that pass the filters, most recently updated first. */

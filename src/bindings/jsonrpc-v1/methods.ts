@@ -6,6 +6,7 @@ import { A2AError } from '../../domain/errors.js';
 import type { CallContext } from '../../runtime/service.js';
 import { tenantScope } from '../shared/context.js';
 import type { JsonRpcDialect, MethodHandler } from '../shared/jsonrpc-endpoint.js';
+import { lastEventId } from '../shared/http.js';
 import { rpcResult } from '../shared/jsonrpc.js';
 import {
   fromWireListTasksRequest,
@@ -85,10 +86,14 @@ export const JSONRPC_V1: JsonRpcDialect = {
     ],
     [
       'SubscribeToTask',
-      (params, { service }) => ({
-        kind: 'stream',
-        stream: service.subscribe(fromWireTaskIdRequest(params).id, scopeOf(params)),
-      }),
+      (params, { service }, req) => {
+        const afterSeq = lastEventId(req);
+        const id = fromWireTaskIdRequest(params).id;
+        return {
+          kind: 'stream',
+          stream: service.subscribe(id, scopeOf(params), afterSeq === undefined ? {} : { afterSeq }),
+        };
+      },
     ],
     ['CreateTaskPushNotificationConfig', pushNotSupported],
     ['GetTaskPushNotificationConfig', pushNotSupported],

@@ -7,7 +7,14 @@ import { A2AError } from '../../domain/errors.js';
 import type { CallContext } from '../../runtime/service.js';
 import { tenantScope, type BindingContext } from '../shared/context.js';
 import { asA2AError } from '../shared/errors.js';
-import { declaredVersion, parseJson, readBody, requireJsonBody, sendJson } from '../shared/http.js';
+import {
+  declaredVersion,
+  lastEventId,
+  parseJson,
+  readBody,
+  requireJsonBody,
+  sendJson,
+} from '../shared/http.js';
 import {
   fromWireSendRequest,
   toWireMessage,
@@ -110,9 +117,7 @@ async function handle(
       return;
     case 'subscribe': {
       if (req.method === 'POST') await optionalJsonBody(context, req);
-      const lastEventId = req.headers['last-event-id'];
-      const afterSeq =
-        typeof lastEventId === 'string' && /^\d+$/.test(lastEventId) ? Number(lastEventId) : undefined;
+      const afterSeq = lastEventId(req);
       const stream = service.subscribe(op.id, ctx, afterSeq === undefined ? {} : { afterSeq });
       pipeToSse(req, res, stream, context.keepAlive, STREAM_ENCODING, context.report);
       return;

@@ -3,7 +3,7 @@
  * `A2A-Version` header, and writing JSON without express's per-response extras.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { A2AError } from '../../domain/errors.js';
+import { A2AError, invalidParams } from '../../domain/errors.js';
 
 /** Reads the request body as UTF-8, refusing more than `limitBytes`. */
 export function readBody(req: IncomingMessage, limitBytes: number): Promise<string> {
@@ -119,4 +119,20 @@ function depthExceeds(root: unknown, limit: number): boolean {
     for (const child of Object.values(value)) stack.push([child, depth + 1]);
   }
   return false;
+}
+
+/**
+ * The resume cursor a reconnecting `EventSource` sends: the SSE `id` (a task event seq) of the last
+ * event it received. Undefined when absent; anything but a seq is refused rather than ignored.
+ */
+export function lastEventId(req: IncomingMessage): number | undefined {
+  const header = req.headers['last-event-id'];
+  if (header === undefined || header === '') return undefined;
+  if (typeof header === 'string' && /^\d{1,15}$/.test(header.trim())) return Number(header.trim());
+  throw invalidParams([
+    {
+      field: 'Last-Event-ID',
+      description: `must be the id (a seq number) of an event this server sent, got "${String(header)}"`,
+    },
+  ]);
 }

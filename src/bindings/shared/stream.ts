@@ -1,7 +1,8 @@
 /**
- * Pipes a TaskStream to an SSE response. Peek, then commit: headers go out with the first item,
- * so a stream that fails before producing anything is answered as a normal error by the caller;
- * after that, an error becomes the stream's last frame.
+ * Pipes a TaskStream to an SSE response. A call that fails is refused before it returns a stream
+ * and is answered as a normal error by the caller; once the stream starts, headers go out at once
+ * (a resumed stream may have nothing to send until the task moves), and an error becomes the
+ * stream's last frame.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2AError } from '../../domain/errors.js';
@@ -56,5 +57,6 @@ export function pipeToSse(
       else fail(new A2AError('TaskNotFoundError', 'Task not found: it was evicted before its stream began.'));
     },
   });
+  commit();
   req.socket.setKeepAlive(true);
 }

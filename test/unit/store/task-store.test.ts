@@ -17,7 +17,13 @@ const T0 = Date.UTC(2026, 0, 1);
 const SCOPE = 'tenant-a';
 
 function store(retention: Partial<RetentionOptions> = {}): TaskStore {
-  return new TaskStore({ maxTasks: 1000, terminalTtlMs: 3_600_000, maxEventsPerTask: 1000, ...retention });
+  return new TaskStore({
+    maxTasks: 1000,
+    terminalTtlMs: 3_600_000,
+    maxEventsPerTask: 1000,
+    eventTtlMs: 3_600_000,
+    ...retention,
+  });
 }
 
 function status(state: TaskState, atMs: number): TaskStatus {
