@@ -38,8 +38,14 @@ export interface SimulatorOptions {
   /** Largest accepted request body. Default 4 MiB. */
   maxBodyBytes?: number;
   retention?: Partial<RetentionOptions>;
-  /** How the agent presents itself on its card. */
-  agent?: Partial<Omit<AgentCardOptions, 'publicUrl'>>;
+  /** How the default agent presents itself on its card (defined agents take theirs from their file). */
+  agent?: Partial<Omit<AgentCardOptions, 'publicUrl' | 'path' | 'security'>>;
+  /**
+   * API key → the workspace ids it may use (`"*"`: any). Agents that declare `security` then accept
+   * only these keys; without it they accept any credential. Default: none configured.
+   * @example { 'demo-key': ['*'], 'team-key': ['ws-1', 'ws-2'] }
+   */
+  apiKeys?: Record<string, string[]>;
   logLevel?: LogLevel;
   /** Replaces the stderr logger, e.g. to collect warnings in a test. */
   logger?: Logger;

@@ -12,17 +12,32 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
+import { loadAgentDirs, type AgentDefinition } from './agents/load.js';
 import { AgentCards } from './bindings/agent-card.js';
-import type { BindingContext } from './bindings/shared/context.js';
+import type { AccessPolicy } from './bindings/shared/auth.js';
+import { agentScope, tenantScope, type BindingContext } from './bindings/shared/context.js';
 import { KeepAliveHub } from './bindings/shared/sse.js';
 import { DEFAULTS, type SimulatorOptions } from './config.js';
 import { RealClock, type Clock } from './lib/clock.js';
 import { createLogger, type Logger } from './lib/log.js';
 import { SimService } from './runtime/service.js';
 import { BUILTIN_SCENARIO_DIR, formatIssue, loadScenarioDirs, type ScenarioIssue } from './scenario/load.js';
+import type { Scenario } from './scenario/model.js';
 import { ScenarioRegistry } from './scenario/registry.js';
 import { buildApp } from './server.js';
 import { TaskStore } from './store/task-store.js';
+
+/** An agent defined by an `*.agent.yaml` file, served at {@link SimAgent.url}. */
+export interface SimAgent {
+  id: string;
+  /** The gateway's `agent_code`. */
+  code: string;
+  /** Its base URL, e.g. `http://127.0.0.1:41241/agents/explore`. */
+  url: string;
+  /** Plays only this agent's scenarios; shares the simulator's store and clock. */
+  service: SimService;
+  definition: AgentDefinition;
+}
 
 export interface Simulator {
   /** Base URL, e.g. `http://127.0.0.1:41241`. */
@@ -31,9 +46,17 @@ export interface Simulator {
   app: Express;
   server: Server;
   clock: Clock;
+  /** The default agent's service: every loaded scenario, served at the root. */
   service: SimService;
+  /** The agents defined by `*.agent.yaml` files, each under `/agents/{id}/`. */
+  agents: SimAgent[];
+  /**
+   * The defined agent with this id or code (they never collide), e.g. for a gateway's selector.
+   * @example sim.findAgent('explore')?.service
+   */
+  findAgent(idOrCode: string): SimAgent | undefined;
   store: TaskStore;
-  /** Problems found while loading scenarios; the broken files were skipped. */
+  /** Problems found while loading scenarios and agents; the broken files were skipped. */
   issues: ScenarioIssue[];
   logger: Logger;
   /** Stops listening, ends open streams and stops every running task. */
@@ -49,45 +72,103 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   ];
   const loaded = await loadScenarioDirs(dirs);
   for (const issue of loaded.issues) logger.warn(`scenario skipped: ${formatIssue(issue)}`);
-  const registry = new ScenarioRegistry(loaded.scenarios);
+  const definitions = await loadAgentDirs(
+    dirs,
+    loaded.scenarios.map((s) => s.id),
+  );
+  for (const issue of definitions.issues) logger.warn(`agent skipped: ${formatIssue(issue)}`);
 
+  // Every agent plays on the same store and clock; scopes keep their tasks apart.
   const store = new TaskStore({ ...DEFAULTS.retention, ...options.retention });
-  const agent = { ...DEFAULTS.agent, ...options.agent };
-  const service = new SimService({
-    registry,
-    store,
-    clock,
-    seed: options.seed ?? DEFAULTS.seed,
-    speed: options.speed ?? DEFAULTS.speed,
-    inputModes: agent.inputModes,
-    closeStreamOnAuthRequired: options.closeStreamOnAuthRequired ?? DEFAULTS.closeStreamOnAuthRequired,
-  });
-  const context: BindingContext = {
+  const cardOptions = {
+    ...DEFAULTS.agent,
+    ...options.agent,
+    ...(options.publicUrl && { publicUrl: options.publicUrl }),
+  };
+  const keepAlive = new KeepAliveHub(clock, options.keepAliveMs ?? DEFAULTS.keepAliveMs);
+  const seed = options.seed ?? DEFAULTS.seed;
+  const serviceFor = (scenarios: readonly Scenario[], seed: string) =>
+    new SimService({
+      registry: new ScenarioRegistry(scenarios),
+      store,
+      clock,
+      seed,
+      speed: options.speed ?? DEFAULTS.speed,
+      inputModes: cardOptions.inputModes,
+      closeStreamOnAuthRequired: options.closeStreamOnAuthRequired ?? DEFAULTS.closeStreamOnAuthRequired,
+    });
+  const bindingContext = (
+    service: SimService,
+    cards: AgentCards,
+    scope: BindingContext['scope'],
+    access?: AccessPolicy,
+  ): BindingContext => ({
     service,
-    keepAlive: new KeepAliveHub(clock, options.keepAliveMs ?? DEFAULTS.keepAliveMs),
-    cards: new AgentCards({ ...agent, ...(options.publicUrl && { publicUrl: options.publicUrl }) }, () =>
-      service.scenarios.list().flatMap((s) => (s.skill ? [s.skill] : [])),
-    ),
+    keepAlive,
+    cards,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
     strictVersion: options.strictVersion ?? DEFAULTS.strictVersion,
-    report: (error) => logger.error('unexpected error', error),
-  };
-  const app = buildApp(context);
+    scope,
+    ...(access && { access }),
+    report: (error: unknown) => logger.error('unexpected error', error),
+  });
+  const scenarioSkills = (service: SimService) => () =>
+    service.scenarios.list().flatMap((s) => (s.skill ? [s.skill] : []));
+
+  const service = serviceFor(loaded.scenarios, seed);
+  const context = bindingContext(service, new AgentCards(cardOptions, scenarioSkills(service)), tenantScope);
+  const mounted = definitions.agents.map(
+    ({ id, name, description, version, skills, security, scenarioIds }) => {
+      // A seed of its own: what the root or another agent was asked never shifts this agent's ids.
+      const agentService = serviceFor(
+        loaded.scenarios.filter((s) => scenarioIds.includes(s.id)),
+        `${seed}/agents/${id}`,
+      );
+      const cards = new AgentCards(
+        {
+          ...cardOptions,
+          name,
+          description,
+          version: version ?? cardOptions.version,
+          path: `/agents/${id}`,
+          ...(security && { security }),
+        },
+        skills ? () => skills : scenarioSkills(agentService),
+      );
+      const access = security && {
+        agentId: id,
+        security,
+        ...(options.apiKeys && { apiKeys: options.apiKeys }),
+      };
+      return { id, context: bindingContext(agentService, cards, agentScope(id), access) };
+    },
+  );
+  const app = buildApp(context, mounted);
 
   const host = options.host ?? DEFAULTS.host;
   const server = await listen(app, options.port ?? DEFAULTS.port, host);
   const port = (server.address() as AddressInfo).port;
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  const url = `http://${urlHost}:${port}`;
+  const agents: SimAgent[] = definitions.agents.map((definition, i) => ({
+    id: definition.id,
+    code: definition.code,
+    url: `${url}/agents/${definition.id}`,
+    service: mounted[i]!.context.service,
+    definition,
+  }));
 
   return {
-    url: `http://${urlHost}:${port}`,
+    url,
     port,
     app,
     server,
     clock,
     service,
+    agents,
+    findAgent: (idOrCode) => agents.find((a) => a.id === idOrCode) ?? agents.find((a) => a.code === idOrCode),
     store,
-    issues: loaded.issues,
+    issues: [...loaded.issues, ...definitions.issues],
     logger,
     close: () =>
       new Promise<void>((resolve, reject) => {
@@ -109,4 +190,5 @@ function listen(app: Express, port: number, host: string): Promise<Server> {
 export { VirtualClock, RealClock, type Clock } from './lib/clock.js';
 export { DEFAULTS, VERSION, type SimulatorOptions } from './config.js';
 export { formatIssue, loadScenarioFile, type ScenarioIssue } from './scenario/load.js';
+export type { AgentDefinition } from './agents/load.js';
 export type { Scenario } from './scenario/model.js';

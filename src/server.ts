@@ -1,11 +1,14 @@
 /**
- * The composition root: one express app with the agent card, the JSON-RPC endpoint and the REST
- * binding, all over one SimService. Anything the bindings do not claim gets a helpful 404.
+ * The composition root: one express app serving the default agent at `/` and each defined agent
+ * at `/agents/{id}/`, each with its agent card, JSON-RPC endpoint and REST binding over its own
+ * SimService. Anything the bindings do not claim gets a helpful 404.
  */
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
+import { JSONRPC_V03 } from './bindings/jsonrpc-v03/methods.js';
 import { JSONRPC_V1 } from './bindings/jsonrpc-v1/methods.js';
 import { restV1 } from './bindings/rest-v1/routes.js';
 import { toRestStatus } from './bindings/rest-v1/errors.js';
+import { requireCredentials } from './bindings/shared/auth.js';
 import type { BindingContext } from './bindings/shared/context.js';
 import { asA2AError } from './bindings/shared/errors.js';
 import { declaredVersion, sendJson } from './bindings/shared/http.js';
@@ -13,21 +16,19 @@ import { jsonRpcEndpoint } from './bindings/shared/jsonrpc-endpoint.js';
 import { VERSION } from './config.js';
 import { A2AError } from './domain/errors.js';
 
-export function buildApp(context: BindingContext): Express {
+/** The JSON-RPC dialects of every agent's endpoint; the first answers when nothing tells them apart. */
+const JSONRPC_DIALECTS = [JSONRPC_V1, JSONRPC_V03];
+
+/** A defined agent, served under `/agents/{id}/`. */
+export interface MountedAgent {
+  id: string;
+  context: BindingContext;
+}
+
+export function buildApp(context: BindingContext, agents: readonly MountedAgent[] = []): Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-
-  const card = (req: Request, res: Response) => {
-    try {
-      context.cards.serve(req, res, declaredVersion(req, new URL(req.url, 'http://localhost').searchParams));
-    } catch (error) {
-      const { httpStatus, body } = toRestStatus(asA2AError(error, context.report));
-      sendJson(res, httpStatus, body, 'application/json');
-    }
-  };
-  app.get('/.well-known/agent-card.json', card);
-  app.get('/.well-known/agent.json', card);
 
   // Liveness for container health checks and scripts waiting for the server to come up.
   app.get('/_sim/health', (_req: Request, res: Response) => {
@@ -39,17 +40,10 @@ export function buildApp(context: BindingContext): Express {
     );
   });
 
-  app.post('/', jsonRpcEndpoint(context, [JSONRPC_V1]));
-  app.use(restV1(context));
-
-  app.use((req: Request, res: Response) => {
-    const error = new A2AError(
-      'MethodNotFoundError',
-      `Not found: ${req.method} ${req.path}. The agent card is at /.well-known/agent-card.json; JSON-RPC is POST /; REST paths include POST /message:send and GET /tasks/{id}.`,
-    );
-    const { body } = toRestStatus(error);
-    sendJson(res, 404, body, 'application/json');
-  });
+  // Before the default agent's routes: `/agents/...` would otherwise read as a tenant named "agents".
+  // The gateway's `POST {prefix}/agents/a2a` must be mounted before this (the id `a2a` is reserved).
+  app.use('/agents/:agentId', definedAgents(agents));
+  app.use(agentRoutes(context));
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     if (res.headersSent) {
       res.end();
@@ -59,4 +53,54 @@ export function buildApp(context: BindingContext): Express {
     sendJson(res, httpStatus, body, 'application/json');
   });
   return app;
+}
+
+/**
+ * One agent's whole surface: its card (always public), then its access check, JSON-RPC, REST, and
+ * a 404 that points at them. Mounted at `/` for the default agent and at `/agents/{id}` for the others.
+ */
+function agentRoutes(context: BindingContext): Router {
+  const router = express.Router();
+  const card = (req: Request, res: Response) => {
+    try {
+      context.cards.serve(req, res, declaredVersion(req, new URL(req.url, 'http://localhost').searchParams));
+    } catch (error) {
+      const { httpStatus, body } = toRestStatus(asA2AError(error, context.report));
+      sendJson(res, httpStatus, body, 'application/json');
+    }
+  };
+  router.get('/.well-known/agent-card.json', card);
+  router.get('/.well-known/agent.json', card);
+  if (context.access) router.use(requireCredentials(context.access, context.maxBodyBytes));
+  router.post('/', jsonRpcEndpoint(context, JSONRPC_DIALECTS));
+  router.use(restV1(context));
+  router.use((req: Request, res: Response) => {
+    const base = req.baseUrl;
+    const error = new A2AError(
+      'MethodNotFoundError',
+      `Not found: ${req.method} ${base}${req.path}. The agent card is at ${base}/.well-known/agent-card.json; JSON-RPC is POST ${base}/; REST paths include POST ${base}/message:send and GET ${base}/tasks/{id}.`,
+    );
+    sendJson(res, 404, toRestStatus(error).body, 'application/json');
+  });
+  return router;
+}
+
+/** Routes `/agents/{id}/...` to that agent; an unknown id gets a 404 naming the known ones. */
+function definedAgents(agents: readonly MountedAgent[]) {
+  const routes = new Map(agents.map((agent) => [agent.id, agentRoutes(agent.context)]));
+  return (req: Request<{ agentId: string }>, res: Response, next: NextFunction): void => {
+    const { agentId } = req.params;
+    const route = routes.get(agentId);
+    if (route) {
+      route(req, res, next);
+      return;
+    }
+    const known = [...routes.keys()].join(', ') || '(none defined)';
+    const error = new A2AError(
+      'MethodNotFoundError',
+      `Agent not found: no agent "${agentId}" is defined. Known agents: ${known}; each is served at /agents/{id}/.`,
+      { reason: 'AGENT_NOT_FOUND', metadata: { agentId } },
+    );
+    sendJson(res, 404, toRestStatus(error).body, 'application/json');
+  };
 }

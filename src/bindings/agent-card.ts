@@ -5,9 +5,11 @@
  * One document cannot serve both versions (their `securitySchemes` shapes differ), so the card
  * follows `A2A-Version` like the reference SDK server: `1.0` gets the v1.0 card; no header (or
  * `0.3`) gets the v0.3 card with the v1.0 `supportedInterfaces` embedded. `Vary: A2A-Version`.
+ * Declared security follows the same split: `securityRequirements` in v1.0, `security` in v0.3.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AgentSecurity } from '../agents/schema.js';
 import type { SkillInfo } from '../scenario/model.js';
 
 export interface AgentCardOptions {
@@ -18,6 +20,9 @@ export interface AgentCardOptions {
   documentationUrl?: string;
   /** Overrides the URL derived from the request, e.g. behind a proxy. */
   publicUrl?: string;
+  /** Where the agent is mounted below the base URL, e.g. `/agents/explore`. */
+  path?: string;
+  security?: AgentSecurity;
   /** Whether GetExtendedAgentCard is offered (capabilities.extendedAgentCard). */
   extendedCard: boolean;
   inputModes: readonly string[];
@@ -38,6 +43,10 @@ export class AgentCards {
 
   /** The base URL clients should call, without a trailing slash. */
   baseUrl(req: IncomingMessage): string {
+    return `${this.origin(req)}${this.options.path ?? ''}`;
+  }
+
+  private origin(req: IncomingMessage): string {
     if (this.options.publicUrl) return this.options.publicUrl.replace(/\/+$/, '');
     const forwarded = req.headers['x-forwarded-proto'];
     const proto = typeof forwarded === 'string' && /^https?$/.test(forwarded) ? forwarded : 'http';
@@ -61,6 +70,7 @@ export class AgentCards {
       version: o.version,
       ...(o.documentationUrl && { documentationUrl: o.documentationUrl }),
       capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: o.extendedCard },
+      ...(o.security && securityV1(o.security)),
       defaultInputModes: [...o.inputModes],
       defaultOutputModes: [...o.outputModes],
       skills: this.wireSkills(extended),
@@ -86,6 +96,7 @@ export class AgentCards {
       defaultOutputModes: [...o.outputModes],
       skills: this.wireSkills(false),
       supportsAuthenticatedExtendedCard: o.extendedCard,
+      ...(o.security && securityV03(o.security)),
     };
   }
 
@@ -122,3 +133,42 @@ function interfaces(base: string): Card[] {
     { url: base, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
   ];
 }
+
+/** §6: the v1.0 shape. Several requirements are alternatives: any one of them is enough. */
+function securityV1(security: AgentSecurity): Card {
+  const schemes: Card = {};
+  if (security.apiKey) {
+    schemes[API_KEY_SCHEME] = { apiKeySecurityScheme: { location: 'header', name: security.apiKey.header } };
+  }
+  if (security.http) {
+    schemes[BEARER_SCHEME] = {
+      httpAuthSecurityScheme: {
+        scheme: 'Bearer',
+        ...(security.http.bearerFormat && { bearerFormat: security.http.bearerFormat }),
+      },
+    };
+  }
+  return {
+    securitySchemes: schemes,
+    securityRequirements: Object.keys(schemes).map((name) => ({ schemes: { [name]: { list: [] } } })),
+  };
+}
+
+/** §6: the v0.3 (OpenAPI) shape. */
+function securityV03(security: AgentSecurity): Card {
+  const schemes: Card = {};
+  if (security.apiKey) {
+    schemes[API_KEY_SCHEME] = { type: 'apiKey', in: 'header', name: security.apiKey.header };
+  }
+  if (security.http) {
+    schemes[BEARER_SCHEME] = {
+      type: 'http',
+      scheme: 'bearer',
+      ...(security.http.bearerFormat && { bearerFormat: security.http.bearerFormat }),
+    };
+  }
+  return { securitySchemes: schemes, security: Object.keys(schemes).map((name) => ({ [name]: [] })) };
+}
+
+const API_KEY_SCHEME = 'apiKey';
+const BEARER_SCHEME = 'bearer';

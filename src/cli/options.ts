@@ -64,6 +64,14 @@ export function withServerOptions<T>(yargs: Argv<T>) {
       describe: 'Milliseconds between ": keep-alive" comments on open streams (0: none)',
       group: 'Behaviour:',
     })
+    .option('api-key', {
+      type: 'string',
+      array: true,
+      describe:
+        'API key accepted by agents that declare security, optionally only in these workspaces: KEY[=WS1,WS2] (repeatable)',
+      group: 'Security:',
+      coerce: apiKeysFrom,
+    })
     .option('log-level', {
       type: 'string',
       choices: ['silent', 'error', 'warn', 'info', 'debug'] as const,
@@ -82,4 +90,18 @@ export function withServerOptions<T>(yargs: Argv<T>) {
       }
       return true;
     });
+}
+
+/** `["k1", "k2=ws-1,ws-2"]` → `{ k1: ["*"], k2: ["ws-1", "ws-2"] }`: no workspaces means any. */
+function apiKeysFrom(values: string[]): Record<string, string[]> {
+  const keys = new Map<string, string[]>();
+  for (const value of values) {
+    const [key = '', workspaces] = value.split(/=(.*)/s);
+    const allowed = workspaces === undefined ? ['*'] : workspaces.split(',').filter(Boolean);
+    if (!key || !allowed.length) {
+      throw new Error(`--api-key must look like KEY or KEY=WS1,WS2, got "${value}"`);
+    }
+    keys.set(key, [...(keys.get(key) ?? []), ...allowed]);
+  }
+  return Object.fromEntries(keys);
 }

@@ -12,7 +12,8 @@ export type StreamItem =
   | { kind: 'message'; message: Message }
   /** The task as of subscribing: a view, not a logged event, so it carries no seq. */
   | { kind: 'snapshot'; task: Task }
-  | { kind: 'event'; event: LoggedEvent };
+  /** `last`: the status that ends this stream (v0.3 marks it `final`). */
+  | { kind: 'event'; event: LoggedEvent; last?: true };
 
 export interface StreamSink {
   item(item: StreamItem): void;
@@ -79,8 +80,9 @@ export function followTask(record: TaskRecord, options: FollowOptions): TaskStre
       unfollow = record.log.follow(options.afterSeq, {
         onEvent: (logged) => {
           if (ended) return;
-          sink.item({ kind: 'event', event: logged });
-          if (endsStream(logged)) finish();
+          const last = endsStream(logged);
+          sink.item({ kind: 'event', event: logged, ...(last && { last }) });
+          if (last) finish();
         },
         onClose: finish,
       });

@@ -6,6 +6,7 @@ import { isTerminal } from '../domain/lifecycle.js';
 import type { JsonObject, JsonValue, TaskState } from '../domain/types.js';
 import { parseDuration } from '../lib/duration.js';
 import { isFakerMethod } from '../lib/fake-data.js';
+import { formatPath, type IssuePath } from '../lib/yaml-file.js';
 import type {
   Branch,
   Condition,
@@ -19,8 +20,6 @@ import type {
 } from './model.js';
 import type { RawCondition, RawDelay, RawMessageContent, RawPart, RawScenario, RawStep } from './schema.js';
 import { hasTemplate, parseTemplate, TemplateSyntaxError } from './template.js';
-
-export type IssuePath = (string | number)[];
 
 export interface CompileIssue {
   path: IssuePath;
@@ -303,12 +302,4 @@ function skillInfo(id: string, raw: RawScenario): SkillInfo {
     ...(skill.outputModes && { outputModes: skill.outputModes }),
     extended: skill.extended ?? false,
   };
-}
-
-/** `['steps', 2, 'after']` → `steps[2].after`. */
-export function formatPath(path: IssuePath): string {
-  return path.reduce<string>(
-    (out, key) => (typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${key}` : key),
-    '',
-  );
 }

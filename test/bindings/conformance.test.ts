@@ -1,4 +1,4 @@
 import { conformanceCases } from './conformance.cases.js';
 import { ALL_DRIVERS } from './drivers.js';
 
-for (const [name, driver] of ALL_DRIVERS) conformanceCases(name, driver);
+for (const { name, factory, unsupported } of ALL_DRIVERS) conformanceCases(name, factory, unsupported);

@@ -1,9 +1,11 @@
 /**
  * One small driver per way of talking to the simulator, so the same conformance cases run over
- * every binding: raw HTTP+JSON, raw JSON-RPC, and the official @a2a-js/sdk client on each transport.
- * Every driver returns v1.0 ProtoJSON and throws DriverError named after the A2A error.
+ * every binding: raw HTTP+JSON, raw JSON-RPC in v1.0 and v0.3, and the official @a2a-js/sdk client
+ * on each v1.0 transport and as a v0.3 peer. Every driver takes and returns v1.0 ProtoJSON (the v0.3
+ * ones translate) and throws DriverError named after the A2A error.
  */
 import {
+  AGENT_CARD_PATH,
   ListTasksRequest,
   ListTasksResponse,
   Message,
@@ -11,8 +13,16 @@ import {
   StreamResponse,
   Task,
 } from '@a2a-js/sdk';
-import { ClientFactory, ClientFactoryOptions, type Client } from '@a2a-js/sdk/client';
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  JsonRpcTransportFactory,
+  type AgentCardResolver,
+  type Client,
+} from '@a2a-js/sdk/client';
+import { parseLegacyAgentCard } from '@a2a-js/sdk/compat/v0_3/client';
 import { postSse, getSse, type SseReader } from '../helpers/sse.js';
+import { fromV03Message, fromV03StreamResult, fromV03Task, toV03SendParams } from './v03-translate.js';
 
 /** The error names of the protocol digest §3, by JSON-RPC code and by ErrorInfo reason. */
 const BY_CODE: Record<number, string> = {
@@ -52,6 +62,9 @@ export class DriverError extends Error {
     super(`${type}: ${message}`);
   }
 }
+
+/** A JSON-RPC error object as a DriverError, named by its code. */
+const rpcError = (error: any) => new DriverError(BY_CODE[error.code] ?? String(error.code), error.message);
 
 export interface Frame {
   /** The SSE `id:`, when the driver can see it (the SDK client discards it). */
@@ -148,8 +161,7 @@ export const jsonRpcDriver: DriverFactory = async (base) => {
     const json: any = await response.json();
     if (json.id !== id)
       throw new Error(`response id ${JSON.stringify(json.id)} does not echo request id ${id}`);
-    if (json.error)
-      throw new DriverError(BY_CODE[json.error.code] ?? String(json.error.code), json.error.message);
+    if (json.error) throw rpcError(json.error);
     return json.result;
   };
   const stream = async (method: string, params: unknown) => {
@@ -160,8 +172,7 @@ export const jsonRpcDriver: DriverFactory = async (base) => {
     return sseHandle(reader, (data) => {
       if (data.id !== id)
         throw new Error(`frame id ${JSON.stringify(data.id)} does not echo request id ${id}`);
-      if (data.error)
-        throw new DriverError(BY_CODE[data.error.code] ?? String(data.error.code), data.error.message);
+      if (data.error) throw rpcError(data.error);
       return data.result;
     });
   };
@@ -186,8 +197,7 @@ async function openSse(open: () => Promise<SseReader>): Promise<SseReader> {
     const match = /^expected an event stream, got \d+: (.*)$/s.exec((error as Error).message);
     if (!match) throw error;
     const body = JSON.parse(match[1]!);
-    if (body.jsonrpc)
-      throw new DriverError(BY_CODE[body.error.code] ?? String(body.error.code), body.error.message);
+    if (body.jsonrpc) throw rpcError(body.error);
     throw restError(body);
   }
 }
@@ -209,13 +219,102 @@ async function collect(next: () => Promise<Frame | undefined>): Promise<Frame[]>
 }
 
 // ---------------------------------------------------------------------------------------------
+// Raw JSON-RPC in A2A v0.3, without an A2A-Version header as v0.3 clients send it
+
+export const jsonRpcV03Driver: DriverFactory = async (base) => {
+  let nextId = 1;
+  const call = async (method: string, params: unknown) => {
+    const id = `v03-${nextId++}`;
+    const response = await fetch(`${base}/`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+    });
+    const json: any = await response.json();
+    if (json.id !== id)
+      throw new Error(`response id ${JSON.stringify(json.id)} does not echo request id ${id}`);
+    if (json.error) throw rpcError(json.error);
+    return json.result;
+  };
+  const stream = async (method: string, params: unknown) => {
+    const id = `v03-${nextId++}`;
+    const reader = await openSse(() => postSse(`${base}/`, { jsonrpc: '2.0', id, method, params }));
+    return sseHandle(reader, (data) => {
+      if (data.id !== id)
+        throw new Error(`frame id ${JSON.stringify(data.id)} does not echo request id ${id}`);
+      if (data.error) throw rpcError(data.error);
+      return fromV03StreamResult(data.result);
+    });
+  };
+  return {
+    name: 'v0.3 JSON-RPC (fetch)',
+    seesEventIds: true,
+    send: async (request) => {
+      const result = await call('message/send', toV03SendParams(request));
+      return result.kind === 'task' ? { task: fromV03Task(result) } : { message: fromV03Message(result) };
+    },
+    stream: (request) => stream('message/stream', toV03SendParams(request)),
+    getTask: async (id, historyLength) =>
+      fromV03Task(await call('tasks/get', { id, ...(historyLength !== undefined && { historyLength }) })),
+    listTasks: (query) => call('tasks/list', query),
+    cancel: async (id) => fromV03Task(await call('tasks/cancel', { id })),
+    // tasks/resubscribe answers an event stream even when it fails: the first frame tells.
+    subscribe: async (id) => peeked(await stream('tasks/resubscribe', { id })),
+  };
+};
+
+/** Reads the first frame at once, so a failure sent as the stream's only frame surfaces on open. */
+async function peeked(handle: StreamHandle): Promise<StreamHandle> {
+  let first: Frame | undefined | null = await handle.next();
+  const next = async () => {
+    if (first === null) return handle.next();
+    const frame = first;
+    first = null;
+    return frame;
+  };
+  return { next, rest: () => collect(next), cancel: () => handle.cancel() };
+}
+
+// ---------------------------------------------------------------------------------------------
 // The official SDK client, discovering the transport from the agent card
 
 export function sdkDriver(transport: 'JSONRPC' | 'HTTP+JSON'): DriverFactory {
-  return async (base) => {
-    const client: Client = await new ClientFactory(
+  return sdkClientDriver(`@a2a-js/sdk ${transport}`, (base) =>
+    new ClientFactory(
       ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { preferredTransports: [transport] }),
-    ).createFromUrl(base);
+    ).createFromUrl(base),
+  );
+}
+
+/**
+ * Discovers the agent as a v0.3 peer does: the card fetched without A2A-Version (v0.3 clients send
+ * none) and read by its v0.3 fields (`url`, `preferredTransport`, `protocolVersion`).
+ * @note The SDK's own resolver would read the embedded v1.0 `supportedInterfaces` instead and, by
+ * design, prefer v1.0 over a v0.3 interface; this reading is what makes the client a v0.3 one.
+ */
+const v03CardResolver: AgentCardResolver = {
+  resolve: async (baseUrl, path) =>
+    parseLegacyAgentCard(await (await fetch(new URL(path ?? AGENT_CARD_PATH, baseUrl))).json()),
+};
+
+/** The SDK client with its v0.3 compat layer on: the v0.3 interface gets the SDK's v0.3 transport. */
+export async function connectV03Client(base: string): Promise<Client> {
+  const client = await new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      cardResolver: v03CardResolver,
+      transports: [new JsonRpcTransportFactory({ legacyCompat: { enabled: true } })],
+    }),
+  ).createFromUrl(base);
+  if (client.transport.protocolVersion !== '0.3')
+    throw new Error(`expected the SDK's v0.3 transport, got A2A ${client.transport.protocolVersion}`);
+  return client;
+}
+
+export const sdkV03Driver: DriverFactory = sdkClientDriver('@a2a-js/sdk compat v0.3', connectV03Client);
+
+function sdkClientDriver(name: string, connect: (base: string) => Promise<Client>): DriverFactory {
+  return async (base) => {
+    const client = await connect(base);
     const sdk = async <T>(work: () => Promise<T>): Promise<T> => {
       try {
         return await work();
@@ -240,7 +339,7 @@ export function sdkDriver(transport: 'JSONRPC' | 'HTTP+JSON'): DriverFactory {
       };
     };
     return {
-      name: `@a2a-js/sdk ${transport}`,
+      name,
       seesEventIds: false,
       send: (request) =>
         sdk(async () => {
@@ -272,9 +371,24 @@ function sdkError(error: unknown): unknown {
   return new DriverError(normalized, (typed as Error).message);
 }
 
-export const ALL_DRIVERS: [string, DriverFactory][] = [
-  ['REST (fetch)', restDriver],
-  ['JSON-RPC (fetch)', jsonRpcDriver],
-  ['@a2a-js/sdk JSONRPC', sdkDriver('JSONRPC')],
-  ['@a2a-js/sdk HTTP+JSON', sdkDriver('HTTP+JSON')],
+/** Operations a binding lacks, each with the reason the cases needing it are skipped. */
+export interface Unsupported {
+  listTasks?: string;
+}
+
+export interface DriverEntry {
+  name: string;
+  factory: DriverFactory;
+  unsupported?: Unsupported;
+}
+
+const V03_HAS_NO_LIST = { listTasks: 'A2A v0.3 has no tasks/list; ListTasks is new in v1.0' };
+
+export const ALL_DRIVERS: DriverEntry[] = [
+  { name: 'REST (fetch)', factory: restDriver },
+  { name: 'JSON-RPC (fetch)', factory: jsonRpcDriver },
+  { name: '@a2a-js/sdk JSONRPC', factory: sdkDriver('JSONRPC') },
+  { name: '@a2a-js/sdk HTTP+JSON', factory: sdkDriver('HTTP+JSON') },
+  { name: 'v0.3 JSON-RPC (fetch)', factory: jsonRpcV03Driver, unsupported: V03_HAS_NO_LIST },
+  { name: '@a2a-js/sdk compat v0.3', factory: sdkV03Driver, unsupported: V03_HAS_NO_LIST },
 ];

@@ -333,14 +333,15 @@ describe('version negotiation', () => {
     expect(res.body.result.status.state).toBe('TASK_STATE_COMPLETED');
   });
 
-  it('answers header-less v1.0 calls with VersionNotSupportedError in strict mode, on both bindings', async () => {
+  it('reads header-less calls as A2A 0.3 in strict mode: v1.0 JSON-RPC methods are unknown there, REST is refused', async () => {
     const strict = await startSim({ strictVersion: true, speed: 0 });
     try {
       const rpcRes = await request(strict.url)
         .post('/')
         .set('Content-Type', 'application/json')
         .send({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } });
-      expect(rpcRes.body.error.code).toBe(-32009);
+      expect(rpcRes.body.error.code).toBe(-32601);
+      expect(rpcRes.body.error.message).toMatch(/"GetTask" is an A2A 1\.0 method.*send "A2A-Version: 1\.0"/);
       const restRes = await request(strict.url).get('/tasks/x');
       expect(restRes.body.error.details[0].reason).toBe('VERSION_NOT_SUPPORTED');
       const ok = await request(strict.url).get('/tasks/x').set('A2A-Version', '1.0');

@@ -83,25 +83,36 @@ describe('a2a-sim validate', () => {
     expect(result.stderr).toContain('1 problem(s) found; 0 scenario(s) valid.');
   });
 
+  it('rejects a broken agent file with its file, line and path, and exits 2', async () => {
+    const file = join(dir, 'shop.agent.yaml');
+    await writeFile(file, 'name: Shop\ndescription: Sells things\nscenarios: [weather, wether]\n');
+    const result = await run(['validate', file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/shop\.agent\.yaml:3 scenarios\[1\]: no scenario "wether" is loaded/);
+    expect(result.stderr).toContain('1 problem(s) found; 0 scenario(s) and 0 agent(s) valid.');
+  });
+
   it('reports a file it cannot read instead of crashing', async () => {
     const result = await run(['validate', join(dir, 'missing.yaml')]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/missing\.yaml.*cannot read/);
   });
 
-  it('accepts the built-in scenarios', async () => {
+  it('accepts the built-in scenarios and agents', async () => {
     const result = await run(['validate', fileURLToPath(new URL('../../scenarios', import.meta.url))]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^ok: \d+ scenario\(s\) valid\.\n$/);
+    expect(result.stdout).toMatch(/^ok: \d+ scenario\(s\) and 1 agent\(s\) valid\.\n$/);
   });
 });
 
 describe('a2a-sim list', () => {
-  it('lists the built-in scenarios as JSON', async () => {
+  it('lists the built-in scenarios and agents as JSON', async () => {
     const result = await run(['list', '--json']);
     expect(result.code).toBe(0);
-    const ids = (JSON.parse(result.stdout) as { id: string }[]).map((s) => s.id);
+    const listed = JSON.parse(result.stdout) as { scenarios: { id: string }[]; agents: { id: string }[] };
+    expect(listed.agents.map((a) => a.id)).toEqual(['explore']);
+    const ids = listed.scenarios.map((s) => s.id);
     expect(ids).toEqual(
       expect.arrayContaining(['weather', 'flight-booking', 'failure', 'slow-cancel', 'greeting', 'fallback']),
     );
@@ -116,6 +127,13 @@ describe('a2a-sim schema', () => {
       new URL('../../scenarios/scenario.schema.json', import.meta.url),
       'utf8',
     );
+    expect(JSON.parse(result.stdout)).toEqual(JSON.parse(committed));
+  });
+
+  it('prints the agent JSON Schema committed as scenarios/agent.schema.json with --agent', async () => {
+    const result = await run(['schema', '--agent']);
+    expect(result.code).toBe(0);
+    const committed = await readFile(new URL('../../scenarios/agent.schema.json', import.meta.url), 'utf8');
     expect(JSON.parse(result.stdout)).toEqual(JSON.parse(committed));
   });
 });
@@ -140,6 +158,7 @@ describe('a2a-sim --help', () => {
       '--speed',
       '--public-url',
       '--no-builtins',
+      '--api-key',
     ]) {
       expect(result.stdout).toContain(option);
     }

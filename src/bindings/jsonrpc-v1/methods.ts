@@ -4,7 +4,7 @@
  */
 import { A2AError } from '../../domain/errors.js';
 import type { CallContext } from '../../runtime/service.js';
-import { tenantScope } from '../shared/context.js';
+import type { BindingContext } from '../shared/context.js';
 import type { JsonRpcDialect, MethodHandler } from '../shared/jsonrpc-endpoint.js';
 import { lastEventId } from '../shared/http.js';
 import { rpcResult } from '../shared/jsonrpc.js';
@@ -20,12 +20,12 @@ import { field } from '../shared/wire-reader.js';
 import { toRpcError } from './errors.js';
 
 /** `params.tenant` scopes the call, as the `/{tenant}` path prefix does on REST. */
-function scopeOf(params: unknown): CallContext {
+function scopeOf(params: unknown, context: BindingContext): CallContext {
   const tenant =
     params !== null && typeof params === 'object'
       ? field(params as Record<string, unknown>, 'tenant')
       : undefined;
-  return { scope: tenantScope(typeof tenant === 'string' ? tenant : undefined) };
+  return { scope: context.scope(typeof tenant === 'string' ? tenant : undefined) };
 }
 
 const pushNotSupported = () => {
@@ -45,8 +45,8 @@ export const JSONRPC_V1: JsonRpcDialect = {
   methods: new Map<string, MethodHandler>([
     [
       'SendMessage',
-      async (params, { service }) => {
-        const result = await service.send(fromWireSendRequest(params), scopeOf(params));
+      async (params, context) => {
+        const result = await context.service.send(fromWireSendRequest(params), scopeOf(params, context));
         return {
           kind: 'result',
           result:
@@ -58,40 +58,49 @@ export const JSONRPC_V1: JsonRpcDialect = {
     ],
     [
       'SendStreamingMessage',
-      async (params, { service }) => ({
+      async (params, context) => ({
         kind: 'stream',
-        stream: await service.stream(fromWireSendRequest(params), scopeOf(params)),
+        stream: await context.service.stream(fromWireSendRequest(params), scopeOf(params, context)),
       }),
     ],
     [
       'GetTask',
-      (params, { service }) => {
+      (params, context) => {
         const { id, historyLength } = fromWireTaskIdRequest(params);
-        return { kind: 'result', result: toWireTask(service.getTask(id, historyLength, scopeOf(params))) };
+        return {
+          kind: 'result',
+          result: toWireTask(context.service.getTask(id, historyLength, scopeOf(params, context))),
+        };
       },
     ],
     [
       'ListTasks',
-      (params, { service }) => {
-        const page = service.listTasks(fromWireListTasksRequest(params), scopeOf(params));
+      (params, context) => {
+        const page = context.service.listTasks(fromWireListTasksRequest(params), scopeOf(params, context));
         return { kind: 'result', result: { ...page, tasks: page.tasks.map(toWireTask) } };
       },
     ],
     [
       'CancelTask',
-      (params, { service }) => ({
+      (params, context) => ({
         kind: 'result',
-        result: toWireTask(service.cancelTask(fromWireTaskIdRequest(params).id, scopeOf(params))),
+        result: toWireTask(
+          context.service.cancelTask(fromWireTaskIdRequest(params).id, scopeOf(params, context)),
+        ),
       }),
     ],
     [
       'SubscribeToTask',
-      (params, { service }, req) => {
+      (params, context, req) => {
         const afterSeq = lastEventId(req);
         const id = fromWireTaskIdRequest(params).id;
         return {
           kind: 'stream',
-          stream: service.subscribe(id, scopeOf(params), afterSeq === undefined ? {} : { afterSeq }),
+          stream: context.service.subscribe(
+            id,
+            scopeOf(params, context),
+            afterSeq === undefined ? {} : { afterSeq },
+          ),
         };
       },
     ],

@@ -5,7 +5,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { A2AError } from '../../domain/errors.js';
 import type { CallContext } from '../../runtime/service.js';
-import { tenantScope, type BindingContext } from '../shared/context.js';
+import type { BindingContext } from '../shared/context.js';
 import { asA2AError } from '../shared/errors.js';
 import {
   declaredVersion,
@@ -80,7 +80,7 @@ async function handle(
       `This HTTP+JSON interface speaks A2A 1.0, but the request declares ${version ?? 'no version (0.3)'}: send "A2A-Version: 1.0".`,
     );
   }
-  const ctx: CallContext = { scope: tenantScope(route.tenant) };
+  const ctx: CallContext = { scope: context.scope(route.tenant) };
   const { service } = context;
   const op = route.operation;
   switch (op.op) {

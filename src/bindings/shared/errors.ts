@@ -9,18 +9,21 @@ export const ERROR_DOMAIN = 'a2a-protocol.org';
 /** `[ErrorInfo, BadRequest?]`: ErrorInfo always, since SDK clients map errors by its `reason`. */
 export function errorDetails(error: A2AError): Record<string, unknown>[] {
   const { metadata, fieldViolations } = error.details;
-  const details: Record<string, unknown>[] = [
-    {
-      '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
-      reason: error.reason,
-      domain: ERROR_DOMAIN,
-      ...(metadata && { metadata }),
-    },
-  ];
+  const details = [errorInfo(error.reason, metadata)];
   if (fieldViolations?.length) {
     details.push({ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations });
   }
   return details;
+}
+
+/** A `google.rpc.ErrorInfo` detail. */
+export function errorInfo(reason: string, metadata?: Record<string, string>): Record<string, unknown> {
+  return {
+    '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+    reason,
+    domain: ERROR_DOMAIN,
+    ...(metadata && { metadata }),
+  };
 }
 
 /** Any thrown value as an A2AError; unexpected ones become InternalError and are reported. */

@@ -1,7 +1,8 @@
 /**
  * The JSON-RPC endpoint (`POST /`), shared by every dialect. The dialect follows the
  * `A2A-Version` header when present, else the method name (`SendMessage` is v1.0, `message/send`
- * v0.3). Every error envelope is sent with HTTP 200 and echoes the request's id.
+ * v0.3), or in strict version mode 0.3. Every error envelope is sent with HTTP 200 and echoes the
+ * request's id.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Request, Response } from 'express';
@@ -11,7 +12,7 @@ import type { BindingContext } from './context.js';
 import { asA2AError } from './errors.js';
 import { declaredVersion, readBody, requireJsonBody, sendJson } from './http.js';
 import { EnvelopeError, parseJsonRpcRequest, rpcResult, type JsonRpcId } from './jsonrpc.js';
-import { pipeToSse, type StreamEncoding } from './stream.js';
+import { pipeToSse, sseError, type StreamEncoding } from './stream.js';
 
 export type MethodOutcome = { kind: 'result'; result: unknown } | { kind: 'stream'; stream: TaskStream };
 
@@ -25,6 +26,10 @@ export interface JsonRpcDialect {
   /** The `A2A-Version` this dialect answers to. */
   version: string;
   methods: ReadonlyMap<string, MethodHandler>;
+  /** The shape of this dialect's method names, to place an unknown method sent without a header. */
+  methodPattern?: RegExp;
+  /** Methods that answer with an event stream even when they fail before their first event. */
+  alwaysStreams?: ReadonlySet<string>;
   toError(id: JsonRpcId, error: A2AError): Record<string, unknown>;
   streamEncoding(id: JsonRpcId): StreamEncoding;
 }
@@ -36,14 +41,20 @@ export function jsonRpcEndpoint(context: BindingContext, dialects: readonly Json
   return async (req: Request, res: Response): Promise<void> => {
     let id: JsonRpcId = null;
     let dialect = fallback;
+    let method: string | undefined;
     try {
-      const version = declaredVersion(req, undefined);
+      const declared = declaredVersion(req, undefined);
+      // Strictly, a request without the header speaks 0.3 (§7); leniently, the method name decides.
+      const version = declared ?? (context.strictVersion ? '0.3' : undefined);
+      // Envelope errors already answer in the dialect the request declares.
+      dialect = dialects.find((d) => d.version === version) ?? fallback;
       requireJsonBody(req);
       const request = parseJsonRpcRequest(await readBody(req, context.maxBodyBytes));
       id = request.id;
-      dialect = chooseDialect(dialects, request.method, version, context.strictVersion);
-      const handler = dialect.methods.get(request.method);
-      if (!handler) throw methodNotFound(request.method, dialect, dialects);
+      method = request.method;
+      dialect = chooseDialect(dialects, method, version);
+      const handler = dialect.methods.get(method);
+      if (!handler) throw methodNotFound(method, dialect, dialects, declared === undefined);
       const outcome = await handler(request.params, context, req);
       if (outcome.kind === 'result') sendJson(res, 200, rpcResult(id, outcome.result), JSON_TYPE);
       else pipeToSse(req, res, outcome.stream, context.keepAlive, dialect.streamEncoding(id), context.report);
@@ -56,7 +67,12 @@ export function jsonRpcEndpoint(context: BindingContext, dialects: readonly Json
         sendJson(res, 200, dialect.toError(error.id, error.error), JSON_TYPE);
         return;
       }
-      sendJson(res, 200, dialect.toError(id, asA2AError(error, context.report)), JSON_TYPE);
+      const failure = asA2AError(error, context.report);
+      if (method !== undefined && dialect.alwaysStreams?.has(method)) {
+        sseError(res, context.keepAlive, dialect.streamEncoding(id), failure);
+      } else {
+        sendJson(res, 200, dialect.toError(id, failure), JSON_TYPE);
+      }
     }
   };
 }
@@ -65,31 +81,36 @@ function chooseDialect(
   dialects: readonly JsonRpcDialect[],
   method: string,
   version: string | undefined,
-  strict: boolean,
 ): JsonRpcDialect {
-  // Strictly, a request without the header speaks 0.3 (§7); leniently, the method name decides.
-  const effective = version ?? (strict ? '0.3' : undefined);
-  if (effective !== undefined) {
-    const declared = dialects.find((d) => d.version === effective);
+  if (version !== undefined) {
+    const declared = dialects.find((d) => d.version === version);
     if (declared) return declared;
     const speaker = dialects.find((d) => d.methods.has(method));
     throw new A2AError(
       'VersionNotSupportedError',
-      `This endpoint does not serve A2A ${effective} on JSON-RPC${speaker ? `; "${method}" is an A2A ${speaker.version} method: send "A2A-Version: ${speaker.version}"` : ''}.`,
-      { metadata: { requestedVersion: effective } },
+      `This endpoint does not serve A2A ${version} on JSON-RPC${speaker ? `; "${method}" is an A2A ${speaker.version} method: send "A2A-Version: ${speaker.version}"` : ''}.`,
+      { metadata: { requestedVersion: version } },
     );
   }
-  return dialects.find((d) => d.methods.has(method)) ?? dialects[0]!;
+  return (
+    dialects.find((d) => d.methods.has(method)) ??
+    dialects.find((d) => d.methodPattern?.test(method)) ??
+    dialects[0]!
+  );
 }
 
 function methodNotFound(
   method: string,
   dialect: JsonRpcDialect,
   dialects: readonly JsonRpcDialect[],
+  headerless: boolean,
 ): A2AError {
   const other = dialects.find((d) => d !== dialect && d.methods.has(method));
+  const declares = headerless
+    ? `a request without an A2A-Version header speaks A2A ${dialect.version} (strict version mode)`
+    : `the request declares A2A-Version ${dialect.version}`;
   const hint = other
-    ? `"${method}" is an A2A ${other.version} method, but the request declares A2A-Version ${dialect.version}`
+    ? `"${method}" is an A2A ${other.version} method, but ${declares}: send "A2A-Version: ${other.version}"`
     : `A2A ${dialect.version} methods are ${[...dialect.methods.keys()].join(', ')}`;
   return new A2AError('MethodNotFoundError', `Method not found: "${method}". ${hint}.`, {
     metadata: { method },

@@ -2,10 +2,28 @@
  * The JSON-RPC 2.0 envelope, shared by every JSON-RPC dialect: parse and check a request, and
  * build results and errors that echo the request's `id` with its type unchanged (§9.1).
  */
-import { A2AError } from '../../domain/errors.js';
+import { A2AError, type A2AErrorType } from '../../domain/errors.js';
 import { parseJson } from './http.js';
 
 export type JsonRpcId = string | number | null;
+
+/** Error codes, the same in every dialect; -32008 and -32009 are v1.0 additions. */
+export const JSONRPC_CODE = Object.freeze({
+  TaskNotFoundError: -32001,
+  TaskNotCancelableError: -32002,
+  PushNotificationNotSupportedError: -32003,
+  UnsupportedOperationError: -32004,
+  ContentTypeNotSupportedError: -32005,
+  InvalidAgentResponseError: -32006,
+  ExtendedAgentCardNotConfiguredError: -32007,
+  ExtensionSupportRequiredError: -32008,
+  VersionNotSupportedError: -32009,
+  ParseError: -32700,
+  InvalidRequestError: -32600,
+  MethodNotFoundError: -32601,
+  InvalidParamsError: -32602,
+  InternalError: -32603,
+} as const satisfies Record<A2AErrorType, number>);
 
 export interface JsonRpcRequest {
   id: JsonRpcId;

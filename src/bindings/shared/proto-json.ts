@@ -3,7 +3,6 @@
  * by name, parts discriminated by their member (`text`, `raw`, `url`, `data`), defaults omitted.
  * Input is read leniently (snake_case, numeric enums, unknown fields ignored), as the SDK does.
  */
-import { A2AError } from '../../domain/errors.js';
 import type {
   Artifact,
   JsonValue,
@@ -17,7 +16,8 @@ import type {
   TaskView,
 } from '../../domain/types.js';
 import type { StreamItem } from '../../runtime/stream.js';
-import { field, join, WireReader } from './wire-reader.js';
+import { readSendRequest, type SendRequestGrammar } from './send-request.js';
+import { BASE64, join, WireReader } from './wire-reader.js';
 
 export const TASK_STATE_TO_WIRE = Object.freeze({
   unknown: 'TASK_STATE_UNSPECIFIED',
@@ -146,74 +146,18 @@ export function toWireStreamResponse(item: StreamItem): Record<string, unknown> 
 
 /** A SendMessageRequest (the JSON-RPC params, or the REST body). */
 export function fromWireSendRequest(value: unknown): SendRequest {
-  const reader = new WireReader();
-  const body = reader.object(value, 'params');
-  reader.check();
-  const message = readMessage(reader, field(body!, 'message'), 'message');
-  const configuration = readConfiguration(reader, field(body!, 'configuration'));
-  const metadata = reader.struct(body!, 'metadata', '');
-  reader.check();
-  return { message: message!, ...(configuration && { configuration }), ...(metadata && { metadata }) };
+  return readSendRequest(value, PROTO_JSON_GRAMMAR);
 }
 
-function readConfiguration(reader: WireReader, value: unknown): SendRequest['configuration'] {
-  if (value === undefined || value === null) return undefined;
-  const config = reader.object(value, 'configuration');
-  if (!config) return undefined;
-  if (
-    field(config, 'taskPushNotificationConfig') != null ||
-    field(config, 'pushNotificationConfig') != null
-  ) {
-    throw new A2AError(
-      'PushNotificationNotSupportedError',
-      'Push notifications are not supported: remove configuration.taskPushNotificationConfig, or stream the task instead.',
-    );
-  }
-  const acceptedOutputModes = reader.stringList(config, 'acceptedOutputModes', 'configuration');
-  const historyLength = reader.integer(config, 'historyLength', 'configuration');
-  const returnImmediately = reader.boolean(config, 'returnImmediately', 'configuration');
-  return {
-    ...(acceptedOutputModes && { acceptedOutputModes }),
-    ...(historyLength !== undefined && { historyLength }),
-    ...(returnImmediately !== undefined && { returnImmediately }),
-  };
-}
-
-function readMessage(reader: WireReader, value: unknown, path: string): Message | undefined {
-  if (value === undefined || value === null) return reader.fail(path, 'is required');
-  const obj = reader.object(value, path);
-  if (!obj) return undefined;
-  const messageId = reader.string(obj, 'messageId', path, true);
-  const role = reader.enumValue(obj, 'role', path, ROLE_FROM_WIRE);
-  if (role === undefined && field(obj, 'role') == null)
-    reader.fail(join(path, 'role'), 'is required (ROLE_USER)');
-  const contextId = reader.string(obj, 'contextId', path);
-  const taskId = reader.string(obj, 'taskId', path);
-  const metadata = reader.struct(obj, 'metadata', path);
-  const extensions = reader.stringList(obj, 'extensions', path);
-  const referenceTaskIds = reader.stringList(obj, 'referenceTaskIds', path);
-  const rawParts = field(obj, 'parts');
-  let parts: Part[] = [];
-  if (!Array.isArray(rawParts) || rawParts.length === 0) {
-    reader.fail(join(path, 'parts'), 'needs at least one part, e.g. [{"text": "hello"}]');
-  } else {
-    parts = rawParts.flatMap((p, i) => readPart(reader, p, join(join(path, 'parts'), i)) ?? []);
-  }
-  if (!messageId || !role) return undefined;
-  return {
-    messageId,
-    role,
-    parts,
-    ...(contextId && { contextId }),
-    ...(taskId && { taskId }),
-    ...(metadata && { metadata }),
-    ...(extensions && { extensions }),
-    ...(referenceTaskIds && { referenceTaskIds }),
-  };
-}
+const PROTO_JSON_GRAMMAR: SendRequestGrammar = {
+  roles: ROLE_FROM_WIRE,
+  userRole: 'ROLE_USER',
+  partExample: '{"text": "hello"}',
+  readPart,
+  readReturnImmediately: (reader, config, path) => reader.boolean(config, 'returnImmediately', path),
+};
 
 const PART_MEMBERS = ['text', 'raw', 'url', 'data'] as const;
-const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 
 function readPart(reader: WireReader, value: unknown, path: string): Part | undefined {
   const obj = reader.object(value, path);

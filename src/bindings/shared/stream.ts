@@ -34,9 +34,7 @@ export function pipeToSse(
   };
   const fail = (error: A2AError) => {
     commit();
-    const frame = encoding.errorFrame(error);
-    writer.event(JSON.stringify(frame.data), frame.event === undefined ? {} : { event: frame.event });
-    writer.close();
+    writeErrorFrame(writer, encoding, error);
   };
   res.on('close', () => stream.stop());
   stream.start({
@@ -59,4 +57,25 @@ export function pipeToSse(
   });
   commit();
   req.socket.setKeepAlive(true);
+}
+
+/**
+ * Answers with an event stream that holds only the error frame, for methods that always stream
+ * (v0.3 `tasks/resubscribe`, as the SDK server answers it).
+ */
+export function sseError(
+  res: ServerResponse,
+  keepAlive: KeepAliveHub,
+  encoding: StreamEncoding,
+  error: A2AError,
+): void {
+  const writer = new SseWriter(res, keepAlive);
+  writer.open();
+  writeErrorFrame(writer, encoding, error);
+}
+
+function writeErrorFrame(writer: SseWriter, encoding: StreamEncoding, error: A2AError): void {
+  const frame = encoding.errorFrame(error);
+  writer.event(JSON.stringify(frame.data), frame.event === undefined ? {} : { event: frame.event });
+  writer.close();
 }

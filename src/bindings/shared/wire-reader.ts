@@ -89,6 +89,9 @@ export class WireReader {
   }
 }
 
+/** Base64, standard or URL-safe alphabet, padding optional. */
+export const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
+
 /** `obj[key]`, or its snake_case spelling. */
 export function field(obj: Record<string, unknown>, key: string): unknown {
   if (Object.hasOwn(obj, key)) return obj[key];

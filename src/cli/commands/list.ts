@@ -1,5 +1,6 @@
-/** `a2a-sim list`: the scenarios the simulator would load, in matching order. */
+/** `a2a-sim list`: the scenarios the simulator would load, in matching order, and the agents. */
 import type { Argv, CommandModule } from 'yargs';
+import { loadAgentDirs, type AgentDefinition } from '../../agents/load.js';
 import { BUILTIN_SCENARIO_DIR, formatIssue, loadScenarioDirs } from '../../scenario/load.js';
 import type { Condition, Scenario } from '../../scenario/model.js';
 import { withScenarioOptions } from '../options.js';
@@ -10,24 +11,29 @@ type ListArgs = (ReturnType<typeof withScenarioOptions> extends Argv<infer A> ? 
 
 export const listCommand: CommandModule<object, ListArgs> = {
   command: 'list',
-  describe: 'List the scenarios that would be loaded, with their match rules',
+  describe: 'List the scenarios that would be loaded, with their match rules, and the agents',
   builder: (yargs) =>
     withScenarioOptions(yargs).option('json', {
       type: 'boolean',
       default: false,
-      describe: 'Print JSON',
+      describe: 'Print JSON: { scenarios, agents }',
     }) as never,
   handler: async (argv) => {
     const dirs = [...argv.scenarios, ...(argv.builtins ? [BUILTIN_SCENARIO_DIR] : [])];
     const loaded = await loadScenarioDirs(dirs);
-    const issues = loaded.issues;
+    const defined = await loadAgentDirs(
+      dirs,
+      loaded.scenarios.map((s) => s.id),
+    );
+    const issues = [...loaded.issues, ...defined.issues];
     // The order matching tries them in: priority first (stable, so load order within it), fallbacks last.
     const scenarios = [...loaded.scenarios].sort(
       (a, b) => Number(a.fallback) - Number(b.fallback) || b.priority - a.priority,
     );
     for (const issue of issues) process.stderr.write(`${formatIssue(issue)}\n`);
     if (argv.json) {
-      process.stdout.write(`${JSON.stringify(scenarios.map(summary), null, 2)}\n`);
+      const json = { scenarios: scenarios.map(summary), agents: defined.agents.map(agentSummary) };
+      process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
     } else {
       for (const s of scenarios) {
         const rules = s.fallback
@@ -35,6 +41,13 @@ export const listCommand: CommandModule<object, ListArgs> = {
           : s.match.map(describeCondition).join(' | ') || '(only by metadata.scenario)';
         process.stdout.write(
           `${s.id.padEnd(16)} ${s.description}\n${''.padEnd(16)} match: ${rules}   [${s.file}]\n`,
+        );
+      }
+      if (defined.agents.length) process.stdout.write('\nAgents, each at /agents/{id}/:\n');
+      for (const a of defined.agents) {
+        const security = a.security ? `, security: ${Object.keys(a.security).join(' or ')}` : '';
+        process.stdout.write(
+          `${a.id.padEnd(16)} ${a.name}: ${a.description}\n${''.padEnd(16)} code: ${a.code}${security}, plays: ${a.scenarioIds.join(', ')}   [${a.file}]\n`,
         );
       }
     }
@@ -51,6 +64,19 @@ function summary(s: Scenario) {
     fallback: s.fallback,
     match: s.match.map(describeCondition),
     kind: s.script.kind === 'reply' ? 'message' : 'task',
+  };
+}
+
+function agentSummary(a: AgentDefinition) {
+  return {
+    id: a.id,
+    code: a.code,
+    file: a.file,
+    name: a.name,
+    description: a.description,
+    scenarios: a.scenarioIds,
+    workspaces: a.workspaces,
+    ...(a.security && { security: a.security }),
   };
 }
 

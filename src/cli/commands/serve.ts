@@ -21,6 +21,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       keepAliveMs: argv.keepAlive,
       logLevel: argv.logLevel,
       ...(argv.publicUrl !== undefined && { publicUrl: argv.publicUrl }),
+      ...(argv.apiKey !== undefined && { apiKeys: argv.apiKey }),
     });
     const base = argv.publicUrl?.replace(/\/+$/, '') ?? sim.url;
     const scenarios = sim.service.scenarios.list().map((s) => s.id);
@@ -31,6 +32,9 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         `  JSON-RPC    POST ${base}/  (A2A 1.0: SendMessage, GetTask, ...)`,
         `  REST        ${base}/message:send, ${base}/tasks/{id}, ...  (A2A 1.0)`,
         `  scenarios   ${scenarios.length}: ${scenarios.join(', ')}${sim.issues.length ? ` (${sim.issues.length} problem(s), see above)` : ''}`,
+        ...sim.agents.map(
+          (agent) => `  agent       ${agent.id}: ${base}/agents/${agent.id}/.well-known/agent-card.json`,
+        ),
         `  seed        "${argv.seed}", speed ${argv.speed}`,
         'Try:',
         `  curl -s -X POST ${base}/message:send -H 'Content-Type: application/a2a+json' -d '{"message":{"role":"ROLE_USER","parts":[{"text":"What is the weather today?"}],"messageId":"msg-1"}}'`,

@@ -402,6 +402,8 @@ describe('scenario files', () => {
         'beta.yml': valid(),
         'alpha.json': JSON.stringify({ description: 'x', steps: [{ status: 'completed' }] }),
         'scenario.schema.json': '{}',
+        'helper.agent.yaml': 'name: x',
+        'helper.agent.json': '{}',
       });
       const { scenarios, issues } = await loadScenarioDirs([first, second]);
       expect(issues).toEqual([]);
@@ -456,7 +458,7 @@ describe('built-in scenarios', () => {
   it('finds the shipped scenario files', async () => {
     const files = await listScenarioFiles(BUILTIN_SCENARIO_DIR);
     const names = (await readdir(BUILTIN_SCENARIO_DIR)).filter(
-      (name) => /\.(ya?ml|json)$/.test(name) && !name.endsWith('.schema.json'),
+      (name) => /\.(ya?ml|json)$/.test(name) && !/\.(schema\.json|agent\.(ya?ml|json))$/.test(name),
     );
     expect(files.map((f) => path.basename(f)).sort()).toEqual(names.sort());
     expect(files.length).toBeGreaterThan(0);
