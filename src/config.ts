@@ -41,11 +41,17 @@ export interface SimulatorOptions {
   /** How the default agent presents itself on its card (defined agents take theirs from their file). */
   agent?: Partial<Omit<AgentCardOptions, 'publicUrl' | 'path' | 'security'>>;
   /**
-   * API key → the workspace ids it may use (`"*"`: any). Agents that declare `security` then accept
-   * only these keys; without it they accept any credential. Default: none configured.
+   * API key → the workspace ids it may use (`"*"`: any). With keys configured, the gateway requires
+   * one (and a workspace it may use), and agents that declare `security` accept only these; without,
+   * the gateway needs no key and such agents accept any credential. Default: none configured.
    * @example { 'demo-key': ['*'], 'team-key': ['ws-1', 'ws-2'] }
    */
   apiKeys?: Record<string, string[]>;
+  /**
+   * Path before the workspace gateway's `/agents/a2a`: `/newmoi` serves it at `POST /newmoi/agents/a2a`.
+   * Default `""` (`POST /agents/a2a`).
+   */
+  gatewayPrefix?: string;
   logLevel?: LogLevel;
   /** Replaces the stderr logger, e.g. to collect warnings in a test. */
   logger?: Logger;
@@ -59,6 +65,7 @@ export const DEFAULTS = Object.freeze({
   builtinScenarios: true,
   strictVersion: false,
   closeStreamOnAuthRequired: true,
+  gatewayPrefix: '',
   keepAliveMs: 15_000,
   maxBodyBytes: 4 * 1024 * 1024,
   logLevel: 'warn' as LogLevel,

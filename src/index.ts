@@ -15,7 +15,7 @@ import type { Express } from 'express';
 import { loadAgentDirs, type AgentDefinition } from './agents/load.js';
 import { AgentCards } from './bindings/agent-card.js';
 import type { AccessPolicy } from './bindings/shared/auth.js';
-import { agentScope, tenantScope, type BindingContext } from './bindings/shared/context.js';
+import { agentCalls, tenantCalls, type BindingContext } from './bindings/shared/context.js';
 import { KeepAliveHub } from './bindings/shared/sse.js';
 import { DEFAULTS, type SimulatorOptions } from './config.js';
 import { RealClock, type Clock } from './lib/clock.js';
@@ -48,6 +48,8 @@ export interface Simulator {
   clock: Clock;
   /** The default agent's service: every loaded scenario, served at the root. */
   service: SimService;
+  /** The workspace gateway's path, e.g. `/newmoi/agents/a2a`. */
+  gatewayPath: string;
   /** The agents defined by `*.agent.yaml` files, each under `/agents/{id}/`. */
   agents: SimAgent[];
   /**
@@ -100,7 +102,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   const bindingContext = (
     service: SimService,
     cards: AgentCards,
-    scope: BindingContext['scope'],
+    callContext: BindingContext['callContext'],
     access?: AccessPolicy,
   ): BindingContext => ({
     service,
@@ -108,7 +110,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     cards,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
     strictVersion: options.strictVersion ?? DEFAULTS.strictVersion,
-    scope,
+    callContext,
     ...(access && { access }),
     report: (error: unknown) => logger.error('unexpected error', error),
   });
@@ -116,9 +118,9 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     service.scenarios.list().flatMap((s) => (s.skill ? [s.skill] : []));
 
   const service = serviceFor(loaded.scenarios, seed);
-  const context = bindingContext(service, new AgentCards(cardOptions, scenarioSkills(service)), tenantScope);
+  const context = bindingContext(service, new AgentCards(cardOptions, scenarioSkills(service)), tenantCalls);
   const mounted = definitions.agents.map(
-    ({ id, name, description, version, skills, security, scenarioIds }) => {
+    ({ id, code, workspaces, name, description, version, skills, security, scenarioIds }) => {
       // A seed of its own: what the root or another agent was asked never shifts this agent's ids.
       const agentService = serviceFor(
         loaded.scenarios.filter((s) => scenarioIds.includes(s.id)),
@@ -140,10 +142,14 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
         security,
         ...(options.apiKeys && { apiKeys: options.apiKeys }),
       };
-      return { id, context: bindingContext(agentService, cards, agentScope(id), access) };
+      return { id, code, workspaces, context: bindingContext(agentService, cards, agentCalls(id), access) };
     },
   );
-  const app = buildApp(context, mounted);
+  const gatewayPrefix = normalizePrefix(options.gatewayPrefix ?? DEFAULTS.gatewayPrefix);
+  const app = buildApp(context, mounted, {
+    prefix: gatewayPrefix,
+    ...(options.apiKeys && { apiKeys: options.apiKeys }),
+  });
 
   const host = options.host ?? DEFAULTS.host;
   const server = await listen(app, options.port ?? DEFAULTS.port, host);
@@ -165,6 +171,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     server,
     clock,
     service,
+    gatewayPath: `${gatewayPrefix}/agents/a2a`,
     agents,
     findAgent: (idOrCode) => agents.find((a) => a.id === idOrCode) ?? agents.find((a) => a.code === idOrCode),
     store,
@@ -177,6 +184,12 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
         server.closeAllConnections();
       }),
   };
+}
+
+/** `newmoi/` → `/newmoi`; `/` and `""` → `""`. */
+function normalizePrefix(prefix: string): string {
+  const trimmed = prefix.trim().replace(/^\/+|\/+$/g, '');
+  return trimmed ? `/${trimmed}` : '';
 }
 
 function listen(app: Express, port: number, host: string): Promise<Server> {

@@ -4,11 +4,11 @@
  * SimService. Anything the bindings do not claim gets a helpful 404.
  */
 import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
+import { gatewayEndpoint, type GatewayAgent, type GatewayOptions } from './bindings/gateway/endpoint.js';
 import { JSONRPC_V03 } from './bindings/jsonrpc-v03/methods.js';
 import { JSONRPC_V1 } from './bindings/jsonrpc-v1/methods.js';
 import { restV1 } from './bindings/rest-v1/routes.js';
 import { toRestStatus } from './bindings/rest-v1/errors.js';
-import { requireCredentials } from './bindings/shared/auth.js';
 import type { BindingContext } from './bindings/shared/context.js';
 import { asA2AError } from './bindings/shared/errors.js';
 import { declaredVersion, sendJson } from './bindings/shared/http.js';
@@ -19,13 +19,20 @@ import { A2AError } from './domain/errors.js';
 /** The JSON-RPC dialects of every agent's endpoint; the first answers when nothing tells them apart. */
 const JSONRPC_DIALECTS = [JSONRPC_V1, JSONRPC_V03];
 
-/** A defined agent, served under `/agents/{id}/`. */
-export interface MountedAgent {
-  id: string;
-  context: BindingContext;
+/** A defined agent, served under `/agents/{id}/` and through the gateway. */
+export type MountedAgent = GatewayAgent;
+
+export interface GatewaySettings {
+  /** Path before `/agents/a2a`, e.g. `/newmoi`; `""` serves the gateway at `/agents/a2a`. */
+  prefix: string;
+  apiKeys?: GatewayOptions['apiKeys'];
 }
 
-export function buildApp(context: BindingContext, agents: readonly MountedAgent[] = []): Express {
+export function buildApp(
+  context: BindingContext,
+  agents: readonly MountedAgent[] = [],
+  gateway: GatewaySettings = { prefix: '' },
+): Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
@@ -40,8 +47,12 @@ export function buildApp(context: BindingContext, agents: readonly MountedAgent[
     );
   });
 
-  // Before the default agent's routes: `/agents/...` would otherwise read as a tenant named "agents".
-  // The gateway's `POST {prefix}/agents/a2a` must be mounted before this (the id `a2a` is reserved).
+  // First the gateway (the agent id `a2a` is reserved for it), then the defined agents, then the
+  // default agent, whose REST paths would otherwise read `/agents/...` as a tenant named "agents".
+  app.post(
+    `${gateway.prefix}/agents/a2a`,
+    gatewayEndpoint(context, { agents, ...(gateway.apiKeys && { apiKeys: gateway.apiKeys }) }),
+  );
   app.use('/agents/:agentId', definedAgents(agents));
   app.use(agentRoutes(context));
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
@@ -71,7 +82,6 @@ function agentRoutes(context: BindingContext): Router {
   };
   router.get('/.well-known/agent-card.json', card);
   router.get('/.well-known/agent.json', card);
-  if (context.access) router.use(requireCredentials(context.access, context.maxBodyBytes));
   router.post('/', jsonRpcEndpoint(context, JSONRPC_DIALECTS));
   router.use(restV1(context));
   router.use((req: Request, res: Response) => {

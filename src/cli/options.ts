@@ -72,6 +72,12 @@ export function withServerOptions<T>(yargs: Argv<T>) {
       group: 'Security:',
       coerce: apiKeysFrom,
     })
+    .option('gateway-prefix', {
+      type: 'string',
+      default: DEFAULTS.gatewayPrefix,
+      describe: "Path before the workspace gateway's /agents/a2a, e.g. /newmoi",
+      group: 'Server:',
+    })
     .option('log-level', {
       type: 'string',
       choices: ['silent', 'error', 'warn', 'info', 'debug'] as const,

@@ -30,6 +30,10 @@ export const ERROR_TABLE = Object.freeze({
   MethodNotFoundError: { reason: 'METHOD_NOT_FOUND', message: 'Method not found' },
   InvalidParamsError: { reason: 'INVALID_PARAMS', message: 'Invalid parameters' },
   InternalError: { reason: 'INTERNAL', message: 'Internal error' },
+  // Outside A2A's own table (§3: auth failures are HTTP 401/403; §8: the gateway's envelope errors).
+  UnauthenticatedError: { reason: 'UNAUTHENTICATED', message: 'Authentication required' },
+  PermissionDeniedError: { reason: 'PERMISSION_DENIED', message: 'Permission denied' },
+  AgentNotFoundError: { reason: 'AGENT_NOT_FOUND', message: 'Agent not found' },
 } as const);
 
 export type A2AErrorType = keyof typeof ERROR_TABLE;
@@ -40,8 +44,8 @@ export interface FieldViolation {
 }
 
 export interface A2AErrorDetails {
-  /** Goes into `ErrorInfo.metadata` (string values only, per google.rpc.ErrorInfo). */
-  metadata?: Record<string, string>;
+  /** What the error is about; `ErrorInfo.metadata` carries the values as strings. */
+  metadata?: Record<string, string | number>;
   /** Goes into a `google.rpc.BadRequest` detail. */
   fieldViolations?: FieldViolation[];
   /** Overrides the table's reason, e.g. `EVENTS_EXPIRED` for a resume that came too late. */

@@ -183,12 +183,7 @@ export class SimService {
     const { log, id } = record;
     record.log.expire(this.options.clock.now());
     const { latestSeq, oldestSeq } = log;
-    const seqs = {
-      taskId: id,
-      afterSeq: String(afterSeq),
-      oldestSeq: String(oldestSeq),
-      latestSeq: String(latestSeq),
-    };
+    const seqs = { taskId: id, afterSeq, oldestSeq, latestSeq };
     if (!Number.isInteger(afterSeq) || afterSeq < 0 || afterSeq > latestSeq) {
       throw invalidParams([
         {

@@ -9,82 +9,181 @@ import { postSse, SseReader, type SseEvent } from '../helpers/sse.js';
 
 interface ResumeBinding {
   name: string;
+  /** Starts the long report as a stream in this binding's own dialect. */
+  start(sim: TestSim): Promise<Response>;
   /** Subscribes to `taskId`, resuming after `afterSeq` when given. */
   subscribe(sim: TestSim, taskId: string, afterSeq?: number): Promise<Response>;
   /** The A2A payload of a frame, without the binding's envelope. */
   payload(event: SseEvent): any;
-  /** The error of a refused subscribe: its A2A reason and metadata. */
-  refusal(response: Response): Promise<{ reason: string; metadata: Record<string, string> }>;
+  /** The id of the task a stream's first frame opens. */
+  taskIdOf(payload: any): string;
+  /** What a payload is, in v1.0 terms: an artifact chunk's flags, or a status's state. */
+  summary(payload: any): { chunk?: { append?: boolean; lastChunk?: boolean }; state?: string };
+  /** The error of a refused subscribe: its reason and what it is about. */
+  refusal(response: Response): Promise<{ reason: string; metadata: Record<string, unknown> }>;
 }
+
+const REPORT_TEXT = 'Write a long report on climate change';
+const V1_REPORT = { message: { messageId: 'resume-1', role: 'ROLE_USER', parts: [{ text: REPORT_TEXT }] } };
+const V03_REPORT = {
+  message: {
+    kind: 'message',
+    messageId: 'resume-1',
+    role: 'user',
+    parts: [{ kind: 'text', text: REPORT_TEXT }],
+  },
+};
 
 const cursor = (afterSeq?: number): Record<string, string> =>
   afterSeq === undefined ? {} : { 'Last-Event-ID': String(afterSeq) };
 
+const rpc = (
+  sim: TestSim,
+  path: string,
+  method: string,
+  params: unknown,
+  headers: Record<string, string> = {},
+  extra = {},
+) =>
+  fetch(`${sim.url}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream', ...headers },
+    body: JSON.stringify({ ...extra, jsonrpc: '2.0', id: 7, method, params }),
+  });
+
+/** The body of an error answer: plain JSON, or the one frame of an event stream that failed. */
+async function errorBody(response: Response): Promise<any> {
+  const text = await response.text();
+  return JSON.parse(
+    response.headers.get('content-type')?.startsWith('text/event-stream')
+      ? /^data: (.*)$/m.exec(text)![1]!
+      : text,
+  );
+}
+
 const restRefusal = async (response: Response) => {
-  const body = (await response.json()) as { error: { details: { reason: string; metadata: any }[] } };
-  return body.error.details[0]!;
+  const { reason, metadata } = (await errorBody(response)).error.details[0];
+  return { reason, metadata };
+};
+const v1RpcRefusal = async (response: Response) => {
+  const { reason, metadata } = (await errorBody(response)).error.data[0];
+  return { reason, metadata };
+};
+/** v0.3 `data` is a plain object (§8): its seqs are numbers, compared here as ErrorInfo's strings. */
+const v03Refusal = async (response: Response) => {
+  const { reason, ...metadata } = (await errorBody(response)).error.data;
+  for (const key of ['afterSeq', 'oldestSeq', 'latestSeq']) {
+    if (key in metadata) {
+      expect(typeof metadata[key]).toBe('number');
+      metadata[key] = String(metadata[key]);
+    }
+  }
+  return { reason, metadata };
+};
+const rpcPayload = (event: SseEvent) => {
+  expect(event.json).toMatchObject({ jsonrpc: '2.0', id: 7 });
+  return event.json.result;
 };
 
-const jsonRpcRefusal = async (response: Response) => {
-  const body = (await response.json()) as { error: { data: { reason: string; metadata: any }[] } };
-  return body.error.data[0]!;
+const v1Summary = (payload: any) => ({
+  ...(payload.artifactUpdate && {
+    chunk: { append: payload.artifactUpdate.append, lastChunk: payload.artifactUpdate.lastChunk },
+  }),
+  ...(payload.statusUpdate && { state: payload.statusUpdate.status.state }),
+});
+const V03_STATES: Record<string, string> = {
+  completed: 'TASK_STATE_COMPLETED',
+  working: 'TASK_STATE_WORKING',
 };
+const v03Summary = (payload: any) => ({
+  ...(payload.kind === 'artifact-update' && {
+    chunk: { append: payload.append, lastChunk: payload.lastChunk },
+  }),
+  ...(payload.kind === 'status-update' && {
+    state: V03_STATES[payload.status.state] ?? payload.status.state,
+  }),
+});
+
+const restStart = (sim: TestSim) =>
+  fetch(`${sim.url}/message:stream`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+    body: JSON.stringify(V1_REPORT),
+  });
+
+const GATEWAY_HEADERS = { 'X-API-Key': 'resume-key', 'X-Workspace-ID': 'ws-resume' };
+const GATEWAY_SELECTOR = { agent_code: 'explore' };
 
 const BINDINGS: ResumeBinding[] = [
   {
     name: 'REST GET /tasks/{id}:subscribe with Last-Event-ID',
+    start: restStart,
     subscribe: (sim, id, afterSeq) =>
       fetch(`${sim.url}/tasks/${id}:subscribe`, {
         headers: { Accept: 'text/event-stream', ...cursor(afterSeq) },
       }),
     payload: (event) => event.json,
+    taskIdOf: (payload) => payload.task.id,
+    summary: v1Summary,
     refusal: restRefusal,
   },
   {
     name: 'REST POST /tasks/{id}:subscribe with Last-Event-ID',
+    start: restStart,
     subscribe: (sim, id, afterSeq) =>
       fetch(`${sim.url}/tasks/${id}:subscribe`, {
         method: 'POST',
         headers: { Accept: 'text/event-stream', ...cursor(afterSeq) },
       }),
     payload: (event) => event.json,
+    taskIdOf: (payload) => payload.task.id,
+    summary: v1Summary,
     refusal: restRefusal,
   },
   {
-    name: 'JSON-RPC SubscribeToTask with Last-Event-ID',
+    name: 'JSON-RPC 1.0 SubscribeToTask with Last-Event-ID',
+    start: (sim) => rpc(sim, '/', 'SendStreamingMessage', V1_REPORT, { 'A2A-Version': '1.0' }),
     subscribe: (sim, id, afterSeq) =>
-      fetch(`${sim.url}/`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0', ...cursor(afterSeq) },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'SubscribeToTask', params: { id } }),
-      }),
-    payload: (event) => {
-      expect(event.json).toMatchObject({ jsonrpc: '2.0', id: 7 });
-      return event.json.result;
-    },
-    refusal: jsonRpcRefusal,
+      rpc(sim, '/', 'SubscribeToTask', { id }, { 'A2A-Version': '1.0', ...cursor(afterSeq) }),
+    payload: rpcPayload,
+    taskIdOf: (payload) => payload.task.id,
+    summary: v1Summary,
+    refusal: v1RpcRefusal,
+  },
+  {
+    name: 'JSON-RPC 0.3 tasks/resubscribe with afterSeq',
+    start: (sim) => rpc(sim, '/', 'message/stream', V03_REPORT),
+    subscribe: (sim, taskId, afterSeq) => rpc(sim, '/', 'tasks/resubscribe', { taskId, afterSeq }),
+    payload: rpcPayload,
+    taskIdOf: (payload) => payload.id,
+    summary: v03Summary,
+    refusal: v03Refusal,
+  },
+  {
+    name: 'gateway tasks/resubscribe with afterSeq',
+    start: (sim) => rpc(sim, '/agents/a2a', 'message/stream', V03_REPORT, GATEWAY_HEADERS, GATEWAY_SELECTOR),
+    subscribe: (sim, taskId, afterSeq) =>
+      rpc(sim, '/agents/a2a', 'tasks/resubscribe', { taskId, afterSeq }, GATEWAY_HEADERS, GATEWAY_SELECTOR),
+    payload: rpcPayload,
+    taskIdOf: (payload) => payload.id,
+    summary: v03Summary,
+    refusal: v03Refusal,
   },
 ];
 
-const REPORT = {
-  message: {
-    messageId: 'resume-1',
-    role: 'ROLE_USER',
-    parts: [{ text: 'Write a long report on climate change' }],
-  },
-};
+const OPTIONS = { keepAliveMs: 0, apiKeys: { 'resume-key': ['ws-resume'] } };
 
 let sim: TestSim;
 beforeEach(async () => {
-  sim = await startSim({ keepAliveMs: 0 });
+  sim = await startSim(OPTIONS);
 });
 afterEach(() => sim.close());
 
-/** Starts the long report over REST streaming; that stream is the reference: every event, in order. */
-async function startReport(): Promise<{ taskId: string; reference: SseReader }> {
-  const reference = await postSse(`${sim.url}/message:stream`, REPORT);
+/** Starts the long report; its own stream is the reference: every event, in order. */
+async function startReport(binding: ResumeBinding): Promise<{ taskId: string; reference: SseReader }> {
+  const reference = await readerOf(await binding.start(sim));
   const first = await reference.next();
-  return { taskId: first!.json.task.id, reference: withFirst(reference, first!) };
+  return { taskId: binding.taskIdOf(binding.payload(first!)), reference: withFirst(reference, first!) };
 }
 
 /** Puts an already-read event back in front of the reader. */
@@ -123,12 +222,11 @@ const seqs = (events: SseEvent[]) => events.map((e) => Number(e.id));
 
 describe.each(BINDINGS)('$name', (binding) => {
   it('a client that drops mid-artifact resumes with its cursor and sees every event exactly once', async () => {
-    const { taskId, reference } = await startReport();
+    const { taskId, reference } = await startReport(binding);
     const before = await take(await readerOf(await binding.subscribe(sim, taskId, 0)), 5);
     const lastSeen = before.at(-1)!;
     // The cut falls between two chunks of the streamed artifact.
-    expect(binding.payload(lastSeen).artifactUpdate).toMatchObject({ append: true });
-    expect(binding.payload(lastSeen).artifactUpdate.lastChunk).toBeUndefined();
+    expect(binding.summary(binding.payload(lastSeen)).chunk).toEqual({ append: true, lastChunk: undefined });
 
     sim.clock.advance(7_000); // events keep coming while the client is away
     const resumed = await readerOf(await binding.subscribe(sim, taskId, Number(lastSeen.id)));
@@ -137,12 +235,12 @@ describe.each(BINDINGS)('$name', (binding) => {
 
     expect([...seqs(before), ...seqs(after)]).toEqual(seqs(all));
     expect(seqs(all)).toEqual(all.map((_, i) => i + 1));
-    expect([...before, ...after].map(binding.payload)).toEqual(all.map((e) => e.json));
-    expect(all.at(-1)!.json.statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
+    expect([...before, ...after].map(binding.payload)).toEqual(all.map(binding.payload));
+    expect(binding.summary(binding.payload(all.at(-1)!)).state).toBe('TASK_STATE_COMPLETED');
   });
 
   it('reconnecting after the task ended replays what was missed, then closes', async () => {
-    const { taskId, reference } = await startReport();
+    const { taskId, reference } = await startReport(binding);
     const before = await take(await readerOf(await binding.subscribe(sim, taskId, 0)), 3);
     const all = await sim.drive(reference.rest()); // the task runs to completion meanwhile
 
@@ -153,28 +251,28 @@ describe.each(BINDINGS)('$name', (binding) => {
   });
 
   it('refuses a cursor at the end of a finished task: there is nothing newer', async () => {
-    const { taskId, reference } = await startReport();
+    const { taskId, reference } = await startReport(binding);
     const all = await sim.drive(reference.rest());
     const response = await binding.subscribe(sim, taskId, all.length);
     expect(await binding.refusal(response)).toMatchObject({ reason: 'UNSUPPORTED_OPERATION' });
   });
 
   it('refuses a cursor beyond the latest event as invalid params', async () => {
-    const { taskId } = await startReport();
+    const { taskId } = await startReport(binding);
     const response = await binding.subscribe(sim, taskId, 99);
     expect(await binding.refusal(response)).toMatchObject({ reason: 'INVALID_PARAMS' });
   });
 
   it('gives every concurrent subscriber the same events in the same order', async () => {
-    const { taskId, reference } = await startReport();
+    const { taskId, reference } = await startReport(binding);
     const readers = await Promise.all(
       [0, 0, 1].map(async (afterSeq) => readerOf(await binding.subscribe(sim, taskId, afterSeq))),
     );
     const [all, ...streams] = await sim.drive(
       Promise.all([reference.rest(), ...readers.map((r) => r.rest())]),
     );
-    expect(streams[0]!.map(binding.payload)).toEqual(all!.map((e) => e.json));
-    expect(streams[1]!.map(binding.payload)).toEqual(all!.map((e) => e.json));
+    expect(streams[0]!.map(binding.payload)).toEqual(all!.map(binding.payload));
+    expect(streams[1]!.map(binding.payload)).toEqual(all!.map(binding.payload));
     expect(seqs(streams[2]!)).toEqual(seqs(all!).slice(1));
   });
 });
@@ -182,8 +280,8 @@ describe.each(BINDINGS)('$name', (binding) => {
 describe('an expired cursor', () => {
   it.each(BINDINGS)('$name: gets EVENTS_EXPIRED with the oldest and latest retained seq', async (binding) => {
     await sim.close();
-    sim = await startSim({ keepAliveMs: 0, retention: { eventTtlMs: 5_000 } });
-    const { taskId, reference } = await startReport();
+    sim = await startSim({ ...OPTIONS, retention: { eventTtlMs: 5_000 } });
+    const { taskId, reference } = await startReport(binding);
     sim.clock.advance(12_000);
     await flushIo();
     const seen = reference.drain();
@@ -204,7 +302,7 @@ describe('an expired cursor', () => {
     const replayed = await take(fromOldest, latest - oldest + 1);
     expect(seqs(replayed)).toEqual(seqs(seen).filter((seq) => seq >= oldest));
     expect(replayed.map(binding.payload)).toEqual(
-      seen.filter((e) => Number(e.id) >= oldest).map((e) => e.json),
+      seen.filter((e) => Number(e.id) >= oldest).map(binding.payload),
     );
   });
 });

@@ -23,9 +23,6 @@ import {
 } from './codec.js';
 import { toRpcError } from './errors.js';
 
-/** v0.3 knows no tenants: every call is in the agent's default scope. */
-const scopeOf = (context: BindingContext): CallContext => ({ scope: context.scope() });
-
 const pushNotSupported = () => {
   throw new A2AError(
     'PushNotificationNotSupportedError',
@@ -47,7 +44,7 @@ export const JSONRPC_V03: JsonRpcDialect = {
     [
       'message/send',
       async (params, context) => {
-        const result = await context.service.send(fromWireSendRequest(params), scopeOf(context));
+        const result = await context.service.send(fromWireSendRequest(params), context.callContext());
         return {
           kind: 'result',
           result: result.kind === 'task' ? toWireTask(result.task) : toWireMessage(result.message),
@@ -58,7 +55,7 @@ export const JSONRPC_V03: JsonRpcDialect = {
       'message/stream',
       async (params, context) => ({
         kind: 'stream',
-        stream: await context.service.stream(fromWireSendRequest(params), scopeOf(context)),
+        stream: await context.service.stream(fromWireSendRequest(params), context.callContext()),
       }),
     ],
     [
@@ -67,7 +64,7 @@ export const JSONRPC_V03: JsonRpcDialect = {
         const { id, historyLength } = fromWireTaskIdRequest(params);
         return {
           kind: 'result',
-          result: toWireTask(context.service.getTask(id, historyLength, scopeOf(context))),
+          result: toWireTask(context.service.getTask(id, historyLength, context.callContext())),
         };
       },
     ],
@@ -75,7 +72,9 @@ export const JSONRPC_V03: JsonRpcDialect = {
       'tasks/cancel',
       (params, context) => ({
         kind: 'result',
-        result: toWireTask(context.service.cancelTask(fromWireTaskIdRequest(params).id, scopeOf(context))),
+        result: toWireTask(
+          context.service.cancelTask(fromWireTaskIdRequest(params).id, context.callContext()),
+        ),
       }),
     ],
     [
@@ -85,7 +84,11 @@ export const JSONRPC_V03: JsonRpcDialect = {
         const { id, afterSeq = lastEventId(req) } = fromWireResubscribeRequest(params);
         return {
           kind: 'stream',
-          stream: context.service.subscribe(id, scopeOf(context), afterSeq === undefined ? {} : { afterSeq }),
+          stream: context.service.subscribe(
+            id,
+            context.callContext(),
+            afterSeq === undefined ? {} : { afterSeq },
+          ),
         };
       },
     ],

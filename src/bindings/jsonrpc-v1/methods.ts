@@ -25,7 +25,7 @@ function scopeOf(params: unknown, context: BindingContext): CallContext {
     params !== null && typeof params === 'object'
       ? field(params as Record<string, unknown>, 'tenant')
       : undefined;
-  return { scope: context.scope(typeof tenant === 'string' ? tenant : undefined) };
+  return context.callContext(typeof tenant === 'string' ? tenant : undefined);
 }
 
 const pushNotSupported = () => {

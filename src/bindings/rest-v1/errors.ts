@@ -17,6 +17,9 @@ export const HTTP_STATUS = Object.freeze({
   MethodNotFoundError: [404, 'NOT_FOUND'],
   InvalidParamsError: [400, 'INVALID_ARGUMENT'],
   InternalError: [500, 'INTERNAL'],
+  UnauthenticatedError: [401, 'UNAUTHENTICATED'],
+  PermissionDeniedError: [403, 'PERMISSION_DENIED'],
+  AgentNotFoundError: [404, 'NOT_FOUND'],
 } as const satisfies Record<A2AErrorType, readonly [number, string]>);
 
 /** `{"error": {code, status, message, details}}`. */

@@ -6,6 +6,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { A2AError } from '../../domain/errors.js';
 import type { CallContext } from '../../runtime/service.js';
 import type { BindingContext } from '../shared/context.js';
+import { authenticate } from '../shared/auth.js';
 import { asA2AError } from '../shared/errors.js';
 import {
   declaredVersion,
@@ -68,6 +69,7 @@ async function handle(
   res: Response,
   url: URL,
 ): Promise<void> {
+  if (context.access) authenticate(req, res, context.access);
   if (!route.allow.includes(req.method)) {
     const error = methodNotAllowed(req.method, url.pathname, route.allow);
     sendJson(res, 405, toRestStatus(error).body, A2A_JSON, { Allow: route.allow.join(', ') });
@@ -80,7 +82,7 @@ async function handle(
       `This HTTP+JSON interface speaks A2A 1.0, but the request declares ${version ?? 'no version (0.3)'}: send "A2A-Version: 1.0".`,
     );
   }
-  const ctx: CallContext = { scope: context.scope(route.tenant) };
+  const ctx: CallContext = context.callContext(route.tenant);
   const { service } = context;
   const op = route.operation;
   switch (op.op) {

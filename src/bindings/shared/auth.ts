@@ -1,15 +1,12 @@
 /**
  * Enforces the security an agent declares on its card (§6): a call without a credential of a
- * declared scheme, or, when API keys are configured, without a known one, gets 401 with a
- * `WWW-Authenticate` challenge (§3). The error is built here rather than in the domain error
- * table: it is decided before any binding decodes the request, and only over HTTP.
+ * declared scheme, or, when API keys are configured, without a known one, is refused with
+ * UnauthenticatedError (HTTP 401) and a `WWW-Authenticate` challenge. Each binding renders the
+ * error in its own shape; the challenge header is set here, on the response, whichever answers.
  */
-import type { IncomingMessage } from 'node:http';
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AgentSecurity } from '../../agents/schema.js';
-import { errorInfo } from './errors.js';
-import { readBody, sendJson } from './http.js';
-import { EnvelopeError, parseJsonRpcRequest, rpcError, type JsonRpcId } from './jsonrpc.js';
+import { A2AError } from '../../domain/errors.js';
 
 export interface AccessPolicy {
   agentId: string;
@@ -18,35 +15,14 @@ export interface AccessPolicy {
   apiKeys?: Readonly<Record<string, readonly string[]>>;
 }
 
-const UNAUTHENTICATED = 'UNAUTHENTICATED';
-/** Implementation-defined JSON-RPC code, unused by A2A (as the gateway's envelope errors, §8). */
-const JSONRPC_UNAUTHENTICATED = -32000;
-
-/** Express middleware: passes authenticated calls on, answers the others with 401. */
-export function requireCredentials(policy: AccessPolicy, maxBodyBytes: number) {
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const problem = credentialProblem(req, policy);
-    if (!problem) {
-      next();
-      return;
-    }
-    const message = `Failed to authenticate: ${problem}.`;
-    const headers = { 'WWW-Authenticate': challenge(policy) };
-    const details = [errorInfo(UNAUTHENTICATED, { agentId: policy.agentId })];
-    if (req.method === 'POST' && req.path === '/') {
-      const id = await requestIdOf(req, maxBodyBytes);
-      sendJson(
-        res,
-        401,
-        rpcError(id, JSONRPC_UNAUTHENTICATED, message, details),
-        'application/json',
-        headers,
-      );
-    } else {
-      const body = { error: { code: 401, status: UNAUTHENTICATED, message, details } };
-      sendJson(res, 401, body, 'application/a2a+json', headers);
-    }
-  };
+/** Returns when the request may call the agent; throws UnauthenticatedError otherwise. */
+export function authenticate(req: IncomingMessage, res: ServerResponse, policy: AccessPolicy): void {
+  const problem = credentialProblem(req, policy);
+  if (!problem) return;
+  res.setHeader('WWW-Authenticate', challenge(policy));
+  throw new A2AError('UnauthenticatedError', `Failed to authenticate: ${problem}.`, {
+    metadata: { agentId: policy.agentId },
+  });
 }
 
 /** Why the request may not call the agent, or undefined when it may. */
@@ -76,13 +52,4 @@ function challenge({ agentId, security }: AccessPolicy): string {
     ...(security.apiKey ? [`ApiKey realm="${agentId}", header="${security.apiKey.header}"`] : []),
     ...(security.http ? [`Bearer realm="${agentId}"`] : []),
   ].join(', ');
-}
-
-/** The JSON-RPC id to echo, when the refused body has a readable one. */
-async function requestIdOf(req: IncomingMessage, limitBytes: number): Promise<JsonRpcId> {
-  try {
-    return parseJsonRpcRequest(await readBody(req, limitBytes)).id;
-  } catch (error) {
-    return error instanceof EnvelopeError ? error.id : null;
-  }
 }

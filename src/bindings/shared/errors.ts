@@ -16,13 +16,15 @@ export function errorDetails(error: A2AError): Record<string, unknown>[] {
   return details;
 }
 
-/** A `google.rpc.ErrorInfo` detail. */
-export function errorInfo(reason: string, metadata?: Record<string, string>): Record<string, unknown> {
+/** A `google.rpc.ErrorInfo` detail; its metadata is a map of strings. */
+function errorInfo(reason: string, metadata?: Record<string, string | number>): Record<string, unknown> {
   return {
     '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
     reason,
     domain: ERROR_DOMAIN,
-    ...(metadata && { metadata }),
+    ...(metadata && {
+      metadata: Object.fromEntries(Object.entries(metadata).map(([key, value]) => [key, String(value)])),
+    }),
   };
 }
 

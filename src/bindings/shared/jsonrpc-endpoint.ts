@@ -1,8 +1,8 @@
 /**
  * The JSON-RPC endpoint (`POST /`), shared by every dialect. The dialect follows the
  * `A2A-Version` header when present, else the method name (`SendMessage` is v1.0, `message/send`
- * v0.3), or in strict version mode 0.3. Every error envelope is sent with HTTP 200 and echoes the
- * request's id.
+ * v0.3), or in strict version mode 0.3. Every error envelope echoes the request's id and travels
+ * with HTTP 200, auth failures aside. The gateway reuses it with its own routing and statuses.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Request, Response } from 'express';
@@ -11,7 +11,15 @@ import type { TaskStream } from '../../runtime/stream.js';
 import type { BindingContext } from './context.js';
 import { asA2AError } from './errors.js';
 import { declaredVersion, readBody, requireJsonBody, sendJson } from './http.js';
-import { EnvelopeError, parseJsonRpcRequest, rpcResult, type JsonRpcId } from './jsonrpc.js';
+import { authenticate } from './auth.js';
+import {
+  EnvelopeError,
+  jsonRpcHttpStatus,
+  parseJsonRpcRequest,
+  rpcResult,
+  type JsonRpcId,
+  type JsonRpcRequest,
+} from './jsonrpc.js';
 import { pipeToSse, sseError, type StreamEncoding } from './stream.js';
 
 export type MethodOutcome = { kind: 'result'; result: unknown } | { kind: 'stream'; stream: TaskStream };
@@ -34,44 +42,73 @@ export interface JsonRpcDialect {
   streamEncoding(id: JsonRpcId): StreamEncoding;
 }
 
+export interface EndpointRouting {
+  /** Whether `A2A-Version` picks the dialect (the gateway speaks one dialect and ignores it). */
+  negotiatesVersion: boolean;
+  /** The agent a request is for, once the caller is allowed to call it; throws otherwise. */
+  resolve(request: JsonRpcRequest, req: Request, res: Response): BindingContext;
+  /** The HTTP status an error answer travels with. */
+  httpStatus(error: A2AError): number;
+}
+
 const JSON_TYPE = 'application/json';
 
-export function jsonRpcEndpoint(context: BindingContext, dialects: readonly JsonRpcDialect[]) {
+/** One agent's endpoint: its own context, behind its declared security. */
+function agentRouting(context: BindingContext): EndpointRouting {
+  return {
+    negotiatesVersion: true,
+    resolve: (_request, req, res) => {
+      if (context.access) authenticate(req, res, context.access);
+      return context;
+    },
+    httpStatus: jsonRpcHttpStatus,
+  };
+}
+
+export function jsonRpcEndpoint(
+  context: BindingContext,
+  dialects: readonly JsonRpcDialect[],
+  routing: EndpointRouting = agentRouting(context),
+) {
   const fallback = dialects[0]!;
   return async (req: Request, res: Response): Promise<void> => {
     let id: JsonRpcId = null;
     let dialect = fallback;
     let method: string | undefined;
+    const answer = (error: A2AError) =>
+      sendJson(res, routing.httpStatus(error), dialect.toError(id, error), JSON_TYPE);
     try {
-      const declared = declaredVersion(req, undefined);
+      const declared = routing.negotiatesVersion ? declaredVersion(req, undefined) : undefined;
       // Strictly, a request without the header speaks 0.3 (§7); leniently, the method name decides.
-      const version = declared ?? (context.strictVersion ? '0.3' : undefined);
+      const version = declared ?? (context.strictVersion && routing.negotiatesVersion ? '0.3' : undefined);
       // Envelope errors already answer in the dialect the request declares.
       dialect = dialects.find((d) => d.version === version) ?? fallback;
       requireJsonBody(req);
       const request = parseJsonRpcRequest(await readBody(req, context.maxBodyBytes));
       id = request.id;
+      dialect = chooseDialect(dialects, request.method, version);
+      const target = routing.resolve(request, req, res);
       method = request.method;
-      dialect = chooseDialect(dialects, method, version);
       const handler = dialect.methods.get(method);
       if (!handler) throw methodNotFound(method, dialect, dialects, declared === undefined);
-      const outcome = await handler(request.params, context, req);
+      const outcome = await handler(request.params, target, req);
       if (outcome.kind === 'result') sendJson(res, 200, rpcResult(id, outcome.result), JSON_TYPE);
-      else pipeToSse(req, res, outcome.stream, context.keepAlive, dialect.streamEncoding(id), context.report);
+      else pipeToSse(req, res, outcome.stream, target.keepAlive, dialect.streamEncoding(id), target.report);
     } catch (error) {
       if (res.headersSent) {
         res.end();
         return;
       }
       if (error instanceof EnvelopeError) {
-        sendJson(res, 200, dialect.toError(error.id, error.error), JSON_TYPE);
+        id = error.id;
+        answer(error.error);
         return;
       }
       const failure = asA2AError(error, context.report);
       if (method !== undefined && dialect.alwaysStreams?.has(method)) {
         sseError(res, context.keepAlive, dialect.streamEncoding(id), failure);
       } else {
-        sendJson(res, 200, dialect.toError(id, failure), JSON_TYPE);
+        answer(failure);
       }
     }
   };

@@ -23,12 +23,25 @@ export const JSONRPC_CODE = Object.freeze({
   MethodNotFoundError: -32601,
   InvalidParamsError: -32602,
   InternalError: -32603,
+  // Implementation-defined (-32000 to -32099), unused by A2A.
+  UnauthenticatedError: -32000,
+  PermissionDeniedError: -32000,
+  AgentNotFoundError: -32000,
 } as const satisfies Record<A2AErrorType, number>);
+
+/** JSON-RPC errors travel with HTTP 200, except auth failures, which keep HTTP's meaning (§3). */
+export function jsonRpcHttpStatus(error: A2AError): number {
+  if (error.type === 'UnauthenticatedError') return 401;
+  if (error.type === 'PermissionDeniedError') return 403;
+  return 200;
+}
 
 export interface JsonRpcRequest {
   id: JsonRpcId;
   method: string;
   params: unknown;
+  /** The whole request object, for dialects that read members beside the standard ones. */
+  envelope: Readonly<Record<string, unknown>>;
 }
 
 /** An envelope problem, answered with the `id` when one could be read (else null). */
@@ -85,7 +98,7 @@ export function parseJsonRpcRequest(text: string): JsonRpcRequest {
       id,
     );
   }
-  return { id, method: request['method'], params: params ?? {} };
+  return { id, method: request['method'], params: params ?? {}, envelope: request };
 }
 
 export function rpcResult(id: JsonRpcId, result: unknown): Record<string, unknown> {

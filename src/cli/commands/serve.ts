@@ -22,6 +22,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       logLevel: argv.logLevel,
       ...(argv.publicUrl !== undefined && { publicUrl: argv.publicUrl }),
       ...(argv.apiKey !== undefined && { apiKeys: argv.apiKey }),
+      gatewayPrefix: argv.gatewayPrefix,
     });
     const base = argv.publicUrl?.replace(/\/+$/, '') ?? sim.url;
     const scenarios = sim.service.scenarios.list().map((s) => s.id);
@@ -35,6 +36,11 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         ...sim.agents.map(
           (agent) => `  agent       ${agent.id}: ${base}/agents/${agent.id}/.well-known/agent-card.json`,
         ),
+        ...(sim.agents.length
+          ? [
+              `  gateway     POST ${base}${sim.gatewayPath}  (agent_code: ${sim.agents.map((a) => a.code).join(', ')})`,
+            ]
+          : []),
         `  seed        "${argv.seed}", speed ${argv.speed}`,
         'Try:',
         `  curl -s -X POST ${base}/message:send -H 'Content-Type: application/a2a+json' -d '{"message":{"role":"ROLE_USER","parts":[{"text":"What is the weather today?"}],"messageId":"msg-1"}}'`,
