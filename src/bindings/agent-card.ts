@@ -78,7 +78,7 @@ export class AgentCards {
   }
 
   /** The A2A v0.3 card, with the v1.0 interfaces embedded for clients that understand both. */
-  v03(base: string): Card {
+  v03(base: string, extended = false): Card {
     const o = this.options;
     return {
       protocolVersion: '0.3.0',
@@ -94,7 +94,7 @@ export class AgentCards {
       capabilities: { streaming: true, pushNotifications: false, stateTransitionHistory: false },
       defaultInputModes: [...o.inputModes],
       defaultOutputModes: [...o.outputModes],
-      skills: this.wireSkills(false),
+      skills: this.wireSkills(extended),
       supportsAuthenticatedExtendedCard: o.extendedCard,
       ...(o.security && securityV03(o.security)),
     };

@@ -105,7 +105,7 @@ export const JSONRPC_V03: JsonRpcDialect = {
             'Authenticated Extended Card not configured: this agent has none (supportsAuthenticatedExtendedCard is false).',
           );
         }
-        return { kind: 'result', result: cards.v03(cards.baseUrl(req)) };
+        return { kind: 'result', result: cards.v03(cards.baseUrl(req), true) };
       },
     ],
   ]),

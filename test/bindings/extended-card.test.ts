@@ -1,0 +1,51 @@
+/** Skills marked `extended` appear on the extended agent card only, in both protocol versions. */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startSim, type TestSim } from '../helpers/sim.js';
+
+let t: TestSim;
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'a2a-sim-extended-'));
+  await writeFile(
+    join(dir, 'audit.yaml'),
+    'description: An internal audit.\nskill: { name: Audit, extended: true }\nmatch: [{ keywords: [audit] }]\nsteps: [{ status: completed }]\n',
+  );
+  t = await startSim({ scenarioDirs: [dir] });
+});
+afterAll(async () => {
+  await t.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const skillIds = (card: any): string[] => card.skills.map((s: { id: string }) => s.id);
+
+const rpc = async (method: string, version: string) => {
+  const response = await fetch(`${t.url}/`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'A2A-Version': version },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method }),
+  });
+  return ((await response.json()) as { result: any }).result;
+};
+
+it.each(['1.0', '0.3'])('keeps extended skills off the public A2A %s card', async (version) => {
+  const card = await (
+    await fetch(`${t.url}/.well-known/agent-card.json`, { headers: { 'A2A-Version': version } })
+  ).json();
+  expect(skillIds(card)).toContain('weather');
+  expect(skillIds(card)).not.toContain('audit');
+});
+
+it('lists them on the v1.0 extended card, over REST and JSON-RPC', async () => {
+  expect(skillIds(await (await fetch(`${t.url}/extendedAgentCard`)).json())).toContain('audit');
+  expect(skillIds(await rpc('GetExtendedAgentCard', '1.0'))).toContain('audit');
+});
+
+it('lists them on the v0.3 authenticated extended card', async () => {
+  const card = await rpc('agent/getAuthenticatedExtendedCard', '0.3');
+  expect(card.protocolVersion).toBe('0.3.0');
+  expect(skillIds(card)).toContain('audit');
+});
