@@ -68,7 +68,7 @@ export function withServerOptions<T>(yargs: Argv<T>) {
       type: 'string',
       array: true,
       describe:
-        'API key accepted by agents that declare security, optionally only in these workspaces: KEY[=WS1,WS2] (repeatable)',
+        'API key for the gateway and for agents that declare security, optionally only in these workspaces: KEY[=WS1,WS2] (repeatable)',
       group: 'Security:',
       coerce: apiKeysFrom,
     })

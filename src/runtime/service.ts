@@ -237,7 +237,7 @@ export class SimService {
     const scenario = this.select({ text: textOf(message), messageId: message.messageId, metadata });
     if (scenario.usesFaker) await loadFaker();
     const clock = this.options.clock;
-    const seed = this.taskSeed(scenario, message);
+    const seed = this.taskSeed(scenario, message, ctx);
     const ids = new Random(seed).fork('task');
     const taskId = ids.uuid();
     const contextId = message.contextId ?? ids.uuid();
@@ -365,13 +365,14 @@ export class SimService {
   }
 
   /**
-   * A task's seed depends only on the root seed, the scenario and what the request says, so the
-   * same question gets the same answer in every run, whatever else runs meanwhile. Asking the same
+   * A task's seed depends only on the root seed, the caller's scope, the scenario and what the
+   * request says, so the same question gets the same answer in every run, whatever else runs
+   * meanwhile (in other tenants and workspaces too). Asking the same
    * question again while the first task is still stored gets the next occurrence.
    */
-  private taskSeed(scenario: Scenario, message: Message): string {
+  private taskSeed(scenario: Scenario, message: Message, ctx: CallContext): string {
     const digest = createHash('sha256')
-      .update(JSON.stringify([message.contextId ?? '', message.parts]))
+      .update(JSON.stringify([ctx.scope, message.contextId ?? '', message.parts]))
       .digest('base64url')
       .slice(0, 16);
     const base = `${this.options.seed}/${scenario.id}/${digest}`;

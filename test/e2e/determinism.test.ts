@@ -96,3 +96,21 @@ it("keeps a task's ids and content independent of other tasks running meanwhile"
   expect(busy[0]).toEqual(alone[0]);
   expect(busy[1]).toEqual(alone[1]);
 });
+
+it('gives a tenant the same task for the same request whether or not another tenant asked first', async () => {
+  // Everything but the status time, which is when the clock got there.
+  const taskOf = async (t: TestSim, tenant: string) =>
+    JSON.parse(
+      await answered(t, `/${tenant}/message:send`, body('What is the weather today?')),
+      (key, value) => (key === 'timestamp' ? undefined : value),
+    ).task;
+  const alone = await startSim({ seed: 'tenants' });
+  const after = await startSim({ seed: 'tenants' });
+  try {
+    await taskOf(after, 'acme');
+    const [first, second] = [await taskOf(alone, 'globex'), await taskOf(after, 'globex')];
+    expect(second).toEqual(first);
+  } finally {
+    await Promise.all([alone.close(), after.close()]);
+  }
+});
