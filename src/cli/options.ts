@@ -1,6 +1,7 @@
 /** Option groups shared by commands; defaults come from config.ts only. */
 import type { Argv } from 'yargs';
 import { DEFAULTS } from '../config.js';
+import { formatDuration, parseDuration } from '../lib/duration.js';
 
 export function withScenarioOptions<T>(yargs: Argv<T>) {
   return yargs
@@ -64,6 +65,24 @@ export function withServerOptions<T>(yargs: Argv<T>) {
       describe: 'Milliseconds between ": keep-alive" comments on open streams (0: none)',
       group: 'Behaviour:',
     })
+    .option('event-ttl', {
+      type: 'string',
+      default: formatDuration(DEFAULTS.retention.eventTtlMs),
+      describe: 'How long task events stay replayable for resuming streams, e.g. 10m, 24h',
+      group: 'Retention:',
+      coerce: (value: string) => {
+        const ms = parseDuration(value);
+        if (ms === undefined)
+          throw new Error(`--event-ttl must be a duration like "10m" or "24h", got "${value}"`);
+        return ms;
+      },
+    })
+    .option('max-events', {
+      type: 'number',
+      default: DEFAULTS.retention.maxEventsPerTask,
+      describe: 'Events kept per task for resuming streams (older ones go first)',
+      group: 'Retention:',
+    })
     .option('api-key', {
       type: 'string',
       array: true,
@@ -89,6 +108,8 @@ export function withServerOptions<T>(yargs: Argv<T>) {
       if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535)
         throw new Error(`--port must be 0-65535, got ${argv.port}`);
       if (!(argv.speed >= 0)) throw new Error(`--speed must be 0 or more, got ${argv.speed}`);
+      if (!(Number.isInteger(argv['max-events']) && argv['max-events'] >= 1))
+        throw new Error(`--max-events must be a whole number of 1 or more, got ${argv['max-events']}`);
       if (!(argv['keep-alive'] >= 0))
         throw new Error(`--keep-alive must be 0 or more, got ${argv['keep-alive']}`);
       if (argv['public-url'] !== undefined && !/^https?:\/\/[^\s/]+/.test(argv['public-url'])) {

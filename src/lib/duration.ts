@@ -13,8 +13,10 @@ export function parseDuration(input: unknown): number | undefined {
   return Math.round(Number(match[1]) * UNIT_MS[match[2]!]! * 1e6) / 1e6;
 }
 
-/** `1500` → `"1.5s"`, for messages and listings. */
+/** `1500` → `"1.5s"`, `86400000` → `"24h"`, for messages and listings. */
 export function formatDuration(ms: number): string {
+  if (ms >= UNIT_MS['h']! && ms % UNIT_MS['h']! === 0) return `${ms / UNIT_MS['h']!}h`;
+  if (ms >= 2 * UNIT_MS['m']! && ms % UNIT_MS['m']! === 0) return `${ms / UNIT_MS['m']!}m`;
   if (ms >= 1000 && ms % 100 === 0) return `${ms / 1000}s`;
   return `${ms}ms`;
 }

@@ -220,6 +220,12 @@ describe('a2a-sim serve (the Dockerfile start command)', () => {
     expect(server.stderr()).toMatch(/broken\.yaml:6 steps\[1\]\.wait/);
   });
 
+  it('refuses a retention that is not a duration before starting', async () => {
+    const result = await run(['serve', '--event-ttl', 'soon']);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('--event-ttl must be a duration like "10m" or "24h", got "soon"');
+  });
+
   it('refuses an invalid port before starting', async () => {
     const result = await run(['serve', '--port', '70000']);
     expect(result.code).not.toBe(0);

@@ -23,6 +23,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       ...(argv.publicUrl !== undefined && { publicUrl: argv.publicUrl }),
       ...(argv.apiKey !== undefined && { apiKeys: argv.apiKey }),
       gatewayPrefix: argv.gatewayPrefix,
+      retention: { eventTtlMs: argv.eventTtl, maxEventsPerTask: argv.maxEvents },
     });
     const base = argv.publicUrl?.replace(/\/+$/, '') ?? sim.url;
     const scenarios = sim.service.scenarios.list().map((s) => s.id);

@@ -58,6 +58,9 @@ describe('formatDuration', () => {
     [1500, '1.5s'],
     [1050, '1050ms'],
     [60_000, '60s'],
+    [120_000, '2m'],
+    [5_400_000, '90m'],
+    [86_400_000, '24h'],
   ])('formats %d ms as %j', (ms, text) => {
     expect(formatDuration(ms)).toBe(text);
   });
