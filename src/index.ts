@@ -119,13 +119,16 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
 
   const service = serviceFor(loaded.scenarios, seed);
   const context = bindingContext(service, new AgentCards(cardOptions, scenarioSkills(service)), tenantCalls);
+  const agentServices = definitions.agents.map(({ id, scenarioIds }) =>
+    // A seed of its own: what the root or another agent was asked never shifts this agent's ids.
+    serviceFor(
+      loaded.scenarios.filter((s) => scenarioIds.includes(s.id)),
+      `${seed}/agents/${id}`,
+    ),
+  );
   const mounted = definitions.agents.map(
-    ({ id, code, workspaces, name, description, version, skills, security, scenarioIds }) => {
-      // A seed of its own: what the root or another agent was asked never shifts this agent's ids.
-      const agentService = serviceFor(
-        loaded.scenarios.filter((s) => scenarioIds.includes(s.id)),
-        `${seed}/agents/${id}`,
-      );
+    ({ id, code, workspaces, name, description, version, skills, security }, i) => {
+      const agentService = agentServices[i]!;
       const cards = new AgentCards(
         {
           ...cardOptions,
@@ -147,8 +150,8 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   );
   const gatewayPrefix = normalizePrefix(options.gatewayPrefix ?? DEFAULTS.gatewayPrefix);
   const app = buildApp(context, mounted, {
-    prefix: gatewayPrefix,
-    ...(options.apiKeys && { apiKeys: options.apiKeys }),
+    gateway: { prefix: gatewayPrefix, ...(options.apiKeys && { apiKeys: options.apiKeys }) },
+    health: () => ({ scenarios: service.scenarios.list().length, agents: mounted.length }),
   });
 
   const host = options.host ?? DEFAULTS.host;
@@ -160,7 +163,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     id: definition.id,
     code: definition.code,
     url: `${url}/agents/${definition.id}`,
-    service: mounted[i]!.context.service,
+    service: agentServices[i]!,
     definition,
   }));
 

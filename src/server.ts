@@ -28,10 +28,16 @@ export interface GatewaySettings {
   apiKeys?: GatewayOptions['apiKeys'];
 }
 
+export interface AppOptions {
+  gateway: GatewaySettings;
+  /** What `GET /_sim/health` reports beside its status and version. */
+  health(): Record<string, unknown>;
+}
+
 export function buildApp(
   context: BindingContext,
-  agents: readonly MountedAgent[] = [],
-  gateway: GatewaySettings = { prefix: '' },
+  agents: readonly MountedAgent[],
+  { gateway, health }: AppOptions,
 ): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -39,12 +45,7 @@ export function buildApp(
 
   // Liveness for container health checks and scripts waiting for the server to come up.
   app.get('/_sim/health', (_req: Request, res: Response) => {
-    sendJson(
-      res,
-      200,
-      { status: 'ok', version: VERSION, scenarios: context.service.scenarios.list().length },
-      'application/json',
-    );
+    sendJson(res, 200, { status: 'ok', version: VERSION, ...health() }, 'application/json');
   });
 
   // First the gateway (the agent id `a2a` is reserved for it), then the defined agents, then the

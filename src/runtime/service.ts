@@ -35,6 +35,31 @@ export interface CallContext {
    * if there is one (the gateway dialect's follow-up); otherwise it starts a new task in the context.
    */
   continueInContext?: boolean;
+  /** The wire request behind the call: what chaos keys on and what its records name. */
+  request?: WireRequest;
+}
+
+export interface WireRequest {
+  /** e.g. `REST`, `JSON-RPC 1.0`, `JSON-RPC 0.3`, `gateway`. */
+  binding: string;
+  /** e.g. `POST /message:stream`, `SendMessage`, `tasks/resubscribe`. */
+  operation: string;
+  /** The JSON-RPC request id, if any. */
+  id?: string | number | null;
+  /** The `X-Sim-Chaos` header, as sent. */
+  chaos?: string;
+}
+
+type Awaitable<T> = T | Promise<T>;
+
+/** What the bindings call: the simulator itself, or the chaos layer in front of it. */
+export interface A2AService {
+  send(request: SendRequest, ctx: CallContext): Promise<SendResult>;
+  stream(request: SendRequest, ctx: CallContext): Promise<TaskStream>;
+  getTask(id: string, historyLength: number | undefined, ctx: CallContext): Awaitable<TaskView>;
+  listTasks(query: ListTasksQuery, ctx: CallContext): Awaitable<ListTasksPage>;
+  cancelTask(id: string, ctx: CallContext): Awaitable<TaskView>;
+  subscribe(id: string, ctx: CallContext, resume?: { afterSeq?: number }): Awaitable<TaskStream>;
 }
 
 export interface ServiceOptions {
@@ -49,7 +74,7 @@ export interface ServiceOptions {
   closeStreamOnAuthRequired: boolean;
 }
 
-export class SimService {
+export class SimService implements A2AService {
   private registry: ScenarioRegistry;
   private readonly runs = new Map<string, TaskRun>();
 

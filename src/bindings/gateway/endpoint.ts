@@ -37,6 +37,7 @@ const METHODS = ['message/send', 'message/stream', 'tasks/get', 'tasks/cancel', 
 /** The v0.3 dialect, limited to what the gateway serves; anything else is -32601. */
 const GATEWAY_DIALECT: JsonRpcDialect = {
   ...JSONRPC_V03,
+  binding: 'gateway',
   methods: new Map([...JSONRPC_V03.methods].filter(([method]) => METHODS.includes(method))),
 };
 

@@ -32,6 +32,7 @@ const pushNotSupported = () => {
 
 export const JSONRPC_V03: JsonRpcDialect = {
   version: '0.3',
+  binding: 'JSON-RPC 0.3',
   toError: toRpcError,
   // `tasks/list` is answered as the v0.3 method it looks like (-32601), not as an unknown v1.0 one.
   methodPattern: /^[a-z]+(\/[A-Za-z]+)+$/,
@@ -43,8 +44,8 @@ export const JSONRPC_V03: JsonRpcDialect = {
   methods: new Map<string, MethodHandler>([
     [
       'message/send',
-      async (params, context) => {
-        const result = await context.service.send(fromWireSendRequest(params), context.callContext());
+      async (params, { service }, call) => {
+        const result = await service.send(fromWireSendRequest(params), call());
         return {
           kind: 'result',
           result: result.kind === 'task' ? toWireTask(result.task) : toWireMessage(result.message),
@@ -53,42 +54,33 @@ export const JSONRPC_V03: JsonRpcDialect = {
     ],
     [
       'message/stream',
-      async (params, context) => ({
+      async (params, { service }, call) => ({
         kind: 'stream',
-        stream: await context.service.stream(fromWireSendRequest(params), context.callContext()),
+        stream: await service.stream(fromWireSendRequest(params), call()),
       }),
     ],
     [
       'tasks/get',
-      (params, context) => {
+      async (params, { service }, call) => {
         const { id, historyLength } = fromWireTaskIdRequest(params);
-        return {
-          kind: 'result',
-          result: toWireTask(context.service.getTask(id, historyLength, context.callContext())),
-        };
+        return { kind: 'result', result: toWireTask(await service.getTask(id, historyLength, call())) };
       },
     ],
     [
       'tasks/cancel',
-      (params, context) => ({
+      async (params, { service }, call) => ({
         kind: 'result',
-        result: toWireTask(
-          context.service.cancelTask(fromWireTaskIdRequest(params).id, context.callContext()),
-        ),
+        result: toWireTask(await service.cancelTask(fromWireTaskIdRequest(params).id, call())),
       }),
     ],
     [
       'tasks/resubscribe',
-      (params, context, req) => {
+      async (params, { service }, call, req) => {
         // A cursor in the params wins; else a reconnecting client's Last-Event-ID is one.
         const { id, afterSeq = lastEventId(req) } = fromWireResubscribeRequest(params);
         return {
           kind: 'stream',
-          stream: context.service.subscribe(
-            id,
-            context.callContext(),
-            afterSeq === undefined ? {} : { afterSeq },
-          ),
+          stream: await service.subscribe(id, call(), afterSeq === undefined ? {} : { afterSeq }),
         };
       },
     ],
@@ -98,7 +90,7 @@ export const JSONRPC_V03: JsonRpcDialect = {
     ['tasks/pushNotificationConfig/delete', pushNotSupported],
     [
       'agent/getAuthenticatedExtendedCard',
-      (_params, { cards }, req) => {
+      (_params, { cards }, _call, req) => {
         if (!cards.extendedCardEnabled) {
           throw new A2AError(
             'ExtendedAgentCardNotConfiguredError',

@@ -3,8 +3,6 @@
  * SendMessage wraps its result (`{"task"}` / `{"message"}`); GetTask and CancelTask answer a bare Task.
  */
 import { A2AError } from '../../domain/errors.js';
-import type { CallContext } from '../../runtime/service.js';
-import type { BindingContext } from '../shared/context.js';
 import type { JsonRpcDialect, MethodHandler } from '../shared/jsonrpc-endpoint.js';
 import { lastEventId } from '../shared/http.js';
 import { rpcResult } from '../shared/jsonrpc.js';
@@ -20,12 +18,12 @@ import { field } from '../shared/wire-reader.js';
 import { toRpcError } from './errors.js';
 
 /** `params.tenant` scopes the call, as the `/{tenant}` path prefix does on REST. */
-function scopeOf(params: unknown, context: BindingContext): CallContext {
+function tenantOf(params: unknown): string | undefined {
   const tenant =
     params !== null && typeof params === 'object'
       ? field(params as Record<string, unknown>, 'tenant')
       : undefined;
-  return context.callContext(typeof tenant === 'string' ? tenant : undefined);
+  return typeof tenant === 'string' ? tenant : undefined;
 }
 
 const pushNotSupported = () => {
@@ -37,6 +35,7 @@ const pushNotSupported = () => {
 
 export const JSONRPC_V1: JsonRpcDialect = {
   version: '1.0',
+  binding: 'JSON-RPC 1.0',
   toError: toRpcError,
   streamEncoding: (id) => ({
     frame: (item) => rpcResult(id, toWireStreamResponse(item)),
@@ -45,8 +44,8 @@ export const JSONRPC_V1: JsonRpcDialect = {
   methods: new Map<string, MethodHandler>([
     [
       'SendMessage',
-      async (params, context) => {
-        const result = await context.service.send(fromWireSendRequest(params), scopeOf(params, context));
+      async (params, { service }, call) => {
+        const result = await service.send(fromWireSendRequest(params), call(tenantOf(params)));
         return {
           kind: 'result',
           result:
@@ -58,47 +57,47 @@ export const JSONRPC_V1: JsonRpcDialect = {
     ],
     [
       'SendStreamingMessage',
-      async (params, context) => ({
+      async (params, { service }, call) => ({
         kind: 'stream',
-        stream: await context.service.stream(fromWireSendRequest(params), scopeOf(params, context)),
+        stream: await service.stream(fromWireSendRequest(params), call(tenantOf(params))),
       }),
     ],
     [
       'GetTask',
-      (params, context) => {
+      async (params, { service }, call) => {
         const { id, historyLength } = fromWireTaskIdRequest(params);
         return {
           kind: 'result',
-          result: toWireTask(context.service.getTask(id, historyLength, scopeOf(params, context))),
+          result: toWireTask(await service.getTask(id, historyLength, call(tenantOf(params)))),
         };
       },
     ],
     [
       'ListTasks',
-      (params, context) => {
-        const page = context.service.listTasks(fromWireListTasksRequest(params), scopeOf(params, context));
+      async (params, { service }, call) => {
+        const page = await service.listTasks(fromWireListTasksRequest(params), call(tenantOf(params)));
         return { kind: 'result', result: { ...page, tasks: page.tasks.map(toWireTask) } };
       },
     ],
     [
       'CancelTask',
-      (params, context) => ({
+      async (params, { service }, call) => ({
         kind: 'result',
         result: toWireTask(
-          context.service.cancelTask(fromWireTaskIdRequest(params).id, scopeOf(params, context)),
+          await service.cancelTask(fromWireTaskIdRequest(params).id, call(tenantOf(params))),
         ),
       }),
     ],
     [
       'SubscribeToTask',
-      (params, context, req) => {
+      async (params, { service }, call, req) => {
         const afterSeq = lastEventId(req);
         const id = fromWireTaskIdRequest(params).id;
         return {
           kind: 'stream',
-          stream: context.service.subscribe(
+          stream: await service.subscribe(
             id,
-            scopeOf(params, context),
+            call(tenantOf(params)),
             afterSeq === undefined ? {} : { afterSeq },
           ),
         };
@@ -110,7 +109,7 @@ export const JSONRPC_V1: JsonRpcDialect = {
     ['DeleteTaskPushNotificationConfig', pushNotSupported],
     [
       'GetExtendedAgentCard',
-      (_params, { cards }, req) => {
+      (_params, { cards }, _call, req) => {
         if (!cards.extendedCardEnabled) {
           throw new A2AError(
             'UnsupportedOperationError',

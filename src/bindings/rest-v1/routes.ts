@@ -5,7 +5,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { A2AError } from '../../domain/errors.js';
 import type { CallContext } from '../../runtime/service.js';
-import type { BindingContext } from '../shared/context.js';
+import { callFor, type BindingContext } from '../shared/context.js';
 import { authenticate } from '../shared/auth.js';
 import { asA2AError } from '../shared/errors.js';
 import {
@@ -82,7 +82,11 @@ async function handle(
       `This HTTP+JSON interface speaks A2A 1.0, but the request declares ${version ?? 'no version (0.3)'}: send "A2A-Version: 1.0".`,
     );
   }
-  const ctx: CallContext = context.callContext(route.tenant);
+  const ctx: CallContext = callFor(context, req, {
+    binding: 'REST',
+    operation: `${req.method} ${OPERATION_PATHS[route.operation.op]}`,
+    ...(route.tenant !== undefined && { tenant: route.tenant }),
+  });
   const { service } = context;
   const op = route.operation;
   switch (op.op) {
@@ -104,23 +108,23 @@ async function handle(
       sendJson(
         res,
         200,
-        toWireTask(service.getTask(op.id, fromRestHistoryLength(url.searchParams), ctx)),
+        toWireTask(await service.getTask(op.id, fromRestHistoryLength(url.searchParams), ctx)),
         A2A_JSON,
       );
       return;
     case 'list': {
-      const page = service.listTasks(fromRestListQuery(url.searchParams), ctx);
+      const page = await service.listTasks(fromRestListQuery(url.searchParams), ctx);
       sendJson(res, 200, { ...page, tasks: page.tasks.map(toWireTask) }, A2A_JSON);
       return;
     }
     case 'cancel':
       await optionalJsonBody(context, req);
-      sendJson(res, 200, toWireTask(service.cancelTask(op.id, ctx)), A2A_JSON);
+      sendJson(res, 200, toWireTask(await service.cancelTask(op.id, ctx)), A2A_JSON);
       return;
     case 'subscribe': {
       if (req.method === 'POST') await optionalJsonBody(context, req);
       const afterSeq = lastEventId(req);
-      const stream = service.subscribe(op.id, ctx, afterSeq === undefined ? {} : { afterSeq });
+      const stream = await service.subscribe(op.id, ctx, afterSeq === undefined ? {} : { afterSeq });
       pipeToSse(req, res, stream, context.keepAlive, STREAM_ENCODING, context.report);
       return;
     }
@@ -137,6 +141,18 @@ async function handle(
       return;
   }
 }
+
+/** How each operation is named in records: its path, with the ids left as placeholders. */
+const OPERATION_PATHS: Record<RestRoute['operation']['op'], string> = {
+  send: '/message:send',
+  stream: '/message:stream',
+  get: '/tasks/{id}',
+  list: '/tasks',
+  cancel: '/tasks/{id}:cancel',
+  subscribe: '/tasks/{id}:subscribe',
+  'push-configs': '/tasks/{id}/pushNotificationConfigs',
+  'extended-card': '/extendedAgentCard',
+};
 
 async function jsonBody(context: BindingContext, req: Request): Promise<unknown> {
   requireJsonBody(req);

@@ -1,11 +1,12 @@
 /** What every binding is built from: the service, the stream keep-alive, the cards, and limits. */
-import type { CallContext, SimService } from '../../runtime/service.js';
+import type { IncomingMessage } from 'node:http';
+import type { A2AService, CallContext } from '../../runtime/service.js';
 import type { AgentCards } from '../agent-card.js';
 import type { AccessPolicy } from './auth.js';
 import type { KeepAliveHub } from './sse.js';
 
 export interface BindingContext {
-  service: SimService;
+  service: A2AService;
   keepAlive: KeepAliveHub;
   cards: AgentCards;
   maxBodyBytes: number;
@@ -27,4 +28,27 @@ export function tenantCalls(tenant?: string): CallContext {
 /** A defined agent's calls, e.g. `agent:explore|tenant:acme`: its tasks are its own, tenant by tenant. */
 export function agentCalls(agentId: string): (tenant?: string) => CallContext {
   return (tenant) => ({ scope: [`agent:${agentId}`, tenantCalls(tenant).scope].filter(Boolean).join('|') });
+}
+
+/** A call as a binding sees it: the request, and what the binding makes of it. */
+export interface WireCall {
+  binding: string;
+  operation: string;
+  /** The JSON-RPC id, for JSON-RPC calls. */
+  id?: string | number | null;
+  tenant?: string;
+}
+
+/** The CallContext of one request: its scope, and the wire request chaos keys on. */
+export function callFor(context: BindingContext, req: IncomingMessage, call: WireCall): CallContext {
+  const chaos = req.headers['x-sim-chaos'];
+  return {
+    ...context.callContext(call.tenant),
+    request: {
+      binding: call.binding,
+      operation: call.operation,
+      ...(call.id !== undefined && { id: call.id }),
+      ...(typeof chaos === 'string' && { chaos }),
+    },
+  };
 }

@@ -8,7 +8,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Request, Response } from 'express';
 import { A2AError } from '../../domain/errors.js';
 import type { TaskStream } from '../../runtime/stream.js';
-import type { BindingContext } from './context.js';
+import type { CallContext } from '../../runtime/service.js';
+import { callFor, type BindingContext } from './context.js';
 import { asA2AError } from './errors.js';
 import { declaredVersion, readBody, requireJsonBody, sendJson } from './http.js';
 import { authenticate } from './auth.js';
@@ -27,12 +28,16 @@ export type MethodOutcome = { kind: 'result'; result: unknown } | { kind: 'strea
 export type MethodHandler = (
   params: unknown,
   context: BindingContext,
+  /** The CallContext of this request, in `tenant` when the dialect has tenants. */
+  call: (tenant?: string) => CallContext,
   req: IncomingMessage,
 ) => MethodOutcome | Promise<MethodOutcome>;
 
 export interface JsonRpcDialect {
   /** The `A2A-Version` this dialect answers to. */
   version: string;
+  /** How records name it, e.g. `JSON-RPC 1.0`. */
+  binding: string;
   methods: ReadonlyMap<string, MethodHandler>;
   /** The shape of this dialect's method names, to place an unknown method sent without a header. */
   methodPattern?: RegExp;
@@ -91,7 +96,9 @@ export function jsonRpcEndpoint(
       method = request.method;
       const handler = dialect.methods.get(method);
       if (!handler) throw methodNotFound(method, dialect, dialects, declared === undefined);
-      const outcome = await handler(request.params, target, req);
+      const call = (tenant?: string) =>
+        callFor(target, req, { binding: dialect.binding, operation: request.method, id: request.id, tenant });
+      const outcome = await handler(request.params, target, call, req);
       if (outcome.kind === 'result') sendJson(res, 200, rpcResult(id, outcome.result), JSON_TYPE);
       else pipeToSse(req, res, outcome.stream, target.keepAlive, dialect.streamEncoding(id), target.report);
     } catch (error) {
