@@ -48,6 +48,12 @@ export interface SimulatorOptions {
    */
   apiKeys?: Record<string, string[]>;
   /**
+   * Chaos for every call unless a scenario or request says otherwise: a profile name
+   * (`flaky-mobile`), `key=value` pairs as in the `X-Sim-Chaos` header, or a `*.chaos.yaml` path.
+   * Default: none.
+   */
+  chaos?: string;
+  /**
    * Path before the workspace gateway's `/agents/a2a`: `/newmoi` serves it at `POST /newmoi/agents/a2a`.
    * Default `""` (`POST /agents/a2a`).
    */

@@ -25,6 +25,10 @@ import { BUILTIN_SCENARIO_DIR, formatIssue, loadScenarioDirs, type ScenarioIssue
 import type { Scenario } from './scenario/model.js';
 import { ScenarioRegistry } from './scenario/registry.js';
 import { buildApp } from './server.js';
+import { loadChaosDirs } from './chaos/catalog.js';
+import { describeFault, FaultLog } from './chaos/fault-log.js';
+import { ChaosService } from './chaos/service.js';
+import { chaosSetting } from './chaos/setting.js';
 import { TaskStore } from './store/task-store.js';
 
 /** An agent defined by an `*.agent.yaml` file, served at {@link SimAgent.url}. */
@@ -58,6 +62,8 @@ export interface Simulator {
    */
   findAgent(idOrCode: string): SimAgent | undefined;
   store: TaskStore;
+  /** Every fault chaos injected, newest last. */
+  faults: FaultLog;
   /** Problems found while loading scenarios and agents; the broken files were skipped. */
   issues: ScenarioIssue[];
   logger: Logger;
@@ -79,6 +85,20 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     loaded.scenarios.map((s) => s.id),
   );
   for (const issue of definitions.issues) logger.warn(`agent skipped: ${formatIssue(issue)}`);
+  const chaos = await loadChaosDirs(dirs);
+  for (const issue of chaos.issues) logger.warn(`chaos profile skipped: ${formatIssue(issue)}`);
+  const globalChaos =
+    options.chaos === undefined ? undefined : await chaosSetting(options.chaos, chaos.profiles);
+  for (const scenario of loaded.scenarios) {
+    const name = scenario.chaos?.profile;
+    if (name !== undefined && !chaos.profiles.has(name)) {
+      logger.warn(
+        `scenario ${scenario.id}: no chaos profile "${name}"; known: ${[...chaos.profiles.keys()].join(', ')}`,
+      );
+    }
+  }
+  const faults = new FaultLog();
+  faults.onRecord((fault) => logger.info(`chaos: ${describeFault(fault)}`));
 
   // Every agent plays on the same store and clock; scopes keep their tasks apart.
   const store = new TaskStore({ ...DEFAULTS.retention, ...options.retention });
@@ -101,11 +121,18 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     });
   const bindingContext = (
     service: SimService,
+    seed: string,
     cards: AgentCards,
     callContext: BindingContext['callContext'],
     access?: AccessPolicy,
   ): BindingContext => ({
-    service,
+    service: new ChaosService(service, {
+      clock,
+      seed,
+      profiles: chaos.profiles,
+      faults,
+      ...(globalChaos && { global: globalChaos }),
+    }),
     keepAlive,
     cards,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
@@ -118,12 +145,18 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     service.scenarios.list().flatMap((s) => (s.skill ? [s.skill] : []));
 
   const service = serviceFor(loaded.scenarios, seed);
-  const context = bindingContext(service, new AgentCards(cardOptions, scenarioSkills(service)), tenantCalls);
+  const context = bindingContext(
+    service,
+    seed,
+    new AgentCards(cardOptions, scenarioSkills(service)),
+    tenantCalls,
+  );
+  // A seed of its own: what the root or another agent was asked never shifts this agent's ids.
+  const agentSeed = (id: string) => `${seed}/agents/${id}`;
   const agentServices = definitions.agents.map(({ id, scenarioIds }) =>
-    // A seed of its own: what the root or another agent was asked never shifts this agent's ids.
     serviceFor(
       loaded.scenarios.filter((s) => scenarioIds.includes(s.id)),
-      `${seed}/agents/${id}`,
+      agentSeed(id),
     ),
   );
   const mounted = definitions.agents.map(
@@ -145,13 +178,19 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
         security,
         ...(options.apiKeys && { apiKeys: options.apiKeys }),
       };
-      return { id, code, workspaces, context: bindingContext(agentService, cards, agentCalls(id), access) };
+      return {
+        id,
+        code,
+        workspaces,
+        context: bindingContext(agentService, agentSeed(id), cards, agentCalls(id), access),
+      };
     },
   );
   const gatewayPrefix = normalizePrefix(options.gatewayPrefix ?? DEFAULTS.gatewayPrefix);
   const app = buildApp(context, mounted, {
     gateway: { prefix: gatewayPrefix, ...(options.apiKeys && { apiKeys: options.apiKeys }) },
     health: () => ({ scenarios: service.scenarios.list().length, agents: mounted.length }),
+    faults,
   });
 
   const host = options.host ?? DEFAULTS.host;
@@ -178,7 +217,8 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     agents,
     findAgent: (idOrCode) => agents.find((a) => a.id === idOrCode) ?? agents.find((a) => a.code === idOrCode),
     store,
-    issues: [...loaded.issues, ...definitions.issues],
+    faults,
+    issues: [...loaded.issues, ...definitions.issues, ...chaos.issues],
     logger,
     close: () =>
       new Promise<void>((resolve, reject) => {

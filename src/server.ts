@@ -13,6 +13,7 @@ import type { BindingContext } from './bindings/shared/context.js';
 import { asA2AError } from './bindings/shared/errors.js';
 import { declaredVersion, sendJson } from './bindings/shared/http.js';
 import { jsonRpcEndpoint } from './bindings/shared/jsonrpc-endpoint.js';
+import type { FaultKind, FaultLog } from './chaos/fault-log.js';
 import { VERSION } from './config.js';
 import { A2AError } from './domain/errors.js';
 
@@ -32,12 +33,14 @@ export interface AppOptions {
   gateway: GatewaySettings;
   /** What `GET /_sim/health` reports beside its status and version. */
   health(): Record<string, unknown>;
+  /** The record `GET /_sim/faults` serves. */
+  faults: FaultLog;
 }
 
 export function buildApp(
   context: BindingContext,
   agents: readonly MountedAgent[],
-  { gateway, health }: AppOptions,
+  { gateway, health, faults }: AppOptions,
 ): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -46,6 +49,17 @@ export function buildApp(
   // Liveness for container health checks and scripts waiting for the server to come up.
   app.get('/_sim/health', (_req: Request, res: Response) => {
     sendJson(res, 200, { status: 'ok', version: VERSION, ...health() }, 'application/json');
+  });
+
+  // What chaos did, for a client's test to assert on: `?taskId=…&kind=drop&after=N`.
+  app.get('/_sim/faults', (req: Request, res: Response) => {
+    const { taskId, kind, after } = req.query;
+    const query = {
+      ...(typeof taskId === 'string' && { taskId }),
+      ...(typeof kind === 'string' && { kind: kind as FaultKind }),
+      ...(typeof after === 'string' && /^\d+$/.test(after) && { after: Number(after) }),
+    };
+    sendJson(res, 200, { faults: faults.list(query) }, 'application/json');
   });
 
   // First the gateway (the agent id `a2a` is reserved for it), then the defined agents, then the

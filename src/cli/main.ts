@@ -28,6 +28,11 @@ await yargs(hideBin(process.argv))
   .example('$0 serve -s ./my-scenarios --speed 0', 'Add your scenarios; play them without delays')
   .example('$0 validate scenarios/*.yaml', 'Check scenario files')
   .strict()
+  // A mistake in the command line or a setting ends the run with a message, not a stack trace.
+  .fail((message, error) => {
+    process.stderr.write(`a2a-sim: ${error?.message ?? message}\nRun "a2a-sim --help" for the options.\n`);
+    process.exit(2);
+  })
   .version(VERSION)
   .help()
   .alias('h', 'help')

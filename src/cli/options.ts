@@ -65,6 +65,12 @@ export function withServerOptions<T>(yargs: Argv<T>) {
       describe: 'Milliseconds between ": keep-alive" comments on open streams (0: none)',
       group: 'Behaviour:',
     })
+    .option('chaos', {
+      type: 'string',
+      describe:
+        'Chaos for every call: a profile name (flaky-mobile), key=value pairs as in X-Sim-Chaos, or a *.chaos.yaml file',
+      group: 'Chaos:',
+    })
     .option('event-ttl', {
       type: 'string',
       default: formatDuration(DEFAULTS.retention.eventTtlMs),

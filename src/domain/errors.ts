@@ -34,6 +34,9 @@ export const ERROR_TABLE = Object.freeze({
   UnauthenticatedError: { reason: 'UNAUTHENTICATED', message: 'Authentication required' },
   PermissionDeniedError: { reason: 'PERMISSION_DENIED', message: 'Permission denied' },
   AgentNotFoundError: { reason: 'AGENT_NOT_FOUND', message: 'Agent not found' },
+  // What an overloaded server or a proxy answers (injected by chaos).
+  UnavailableError: { reason: 'UNAVAILABLE', message: 'Service unavailable' },
+  ResourceExhaustedError: { reason: 'RESOURCE_EXHAUSTED', message: 'Too many requests' },
 } as const);
 
 export type A2AErrorType = keyof typeof ERROR_TABLE;
@@ -50,6 +53,10 @@ export interface A2AErrorDetails {
   fieldViolations?: FieldViolation[];
   /** Overrides the table's reason, e.g. `EVENTS_EXPIRED` for a resume that came too late. */
   reason?: string;
+  /** Overrides the binding's HTTP status (chaos: a JSON-RPC error behind an HTTP 500). */
+  httpStatus?: number;
+  /** Sent as `Retry-After`, in whole seconds. */
+  retryAfterMs?: number;
 }
 
 export class A2AError extends Error {
@@ -77,4 +84,11 @@ export function invalidParams(violations: FieldViolation[]): A2AError {
   return new A2AError('InvalidParamsError', `Invalid parameters: ${summary}`, {
     fieldViolations: violations,
   });
+}
+
+/** The call gets no answer at all: the connection closes empty, or is reset (injected by chaos). */
+export class ConnectionFault extends Error {
+  constructor(readonly mode: 'empty' | 'reset') {
+    super(mode === 'empty' ? 'Connection closed without a reply' : 'Connection reset');
+  }
 }

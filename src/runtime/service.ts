@@ -204,6 +204,29 @@ export class SimService implements A2AService {
     return followTask(record, { afterSeq, closeOnAuthRequired: this.options.closeStreamOnAuthRequired });
   }
 
+  /** The task as it is now, whole, if the caller can see it. */
+  currentTask(id: string, ctx: CallContext): Task | undefined {
+    return this.options.store.get(id, ctx.scope)?.task;
+  }
+
+  /** The scenario a task plays, if the task is visible to the caller. */
+  scenarioOfTask(id: string, ctx: CallContext): Scenario | undefined {
+    const record = this.options.store.get(id, ctx.scope);
+    return record && (this.runs.get(id)?.scenario ?? this.registry.get(record.scenarioId));
+  }
+
+  /** The scenario a message would play: its task's for a follow-up, else the one it matches. */
+  scenarioFor(request: SendRequest, ctx: CallContext): Scenario | undefined {
+    const { message } = request;
+    if (message.taskId !== undefined) return this.scenarioOfTask(message.taskId, ctx);
+    const selection = this.registry.select({
+      text: textOf(message),
+      messageId: message.messageId,
+      metadata: { ...request.metadata, ...message.metadata },
+    });
+    return selection.kind === 'matched' ? selection.scenario : undefined;
+  }
+
   private checkCursor(record: TaskRecord, afterSeq: number): void {
     const { log, id } = record;
     record.log.expire(this.options.clock.now());

@@ -4,19 +4,21 @@
  */
 import { isTerminal } from '../domain/lifecycle.js';
 import type { JsonObject, JsonValue, TaskState } from '../domain/types.js';
+import { ChaosSyntaxError, parseChaosPairs, type ChaosLevel } from '../chaos/profile.js';
 import { parseDuration } from '../lib/duration.js';
 import { isFakerMethod } from '../lib/fake-data.js';
 import { formatPath, type IssuePath } from '../lib/yaml-file.js';
-import type {
-  Branch,
-  Condition,
-  DataTemplate,
-  DelaySpec,
-  PartTemplate,
-  Scenario,
-  SkillInfo,
-  Step,
-  Text,
+import {
+  NO_DELAY,
+  type Branch,
+  type Condition,
+  type DataTemplate,
+  type DelaySpec,
+  type PartTemplate,
+  type Scenario,
+  type SkillInfo,
+  type Step,
+  type Text,
 } from './model.js';
 import type { RawCondition, RawDelay, RawMessageContent, RawPart, RawScenario, RawStep } from './schema.js';
 import { hasTemplate, parseTemplate, TemplateSyntaxError } from './template.js';
@@ -76,7 +78,18 @@ class Compiler {
       vars,
       script,
       usesFaker: this.fakerUses.length > 0,
+      ...(raw.chaos !== undefined && { chaos: this.chaos(raw.chaos) }),
     };
+  }
+
+  private chaos(raw: string): ChaosLevel {
+    try {
+      return parseChaosPairs(raw);
+    } catch (error) {
+      if (!(error instanceof ChaosSyntaxError)) throw error;
+      this.issues.push({ path: ['chaos'], message: error.message });
+      return {};
+    }
   }
 
   async checkFakerPaths(): Promise<void> {
@@ -219,23 +232,12 @@ class Compiler {
   }
 
   private delay(raw: RawDelay | undefined, path: IssuePath): DelaySpec {
-    if (raw === undefined) return { kind: 'fixed', ms: 0 };
-    if (typeof raw === 'number' || typeof raw === 'string') return { kind: 'fixed', ms: parseDuration(raw)! };
-    const ms = (d: RawDelay | undefined) => (d === undefined ? undefined : parseDuration(d));
-    const [min, max, mean, stddev] = [ms(raw.min), ms(raw.max), ms(raw.mean), ms(raw.stddev)];
-    const shape =
-      raw.distribution ?? (mean === undefined ? 'uniform' : stddev === undefined ? 'exponential' : 'normal');
-    if (min !== undefined && max !== undefined && min > max) {
-      this.issues.push({ path, message: `"min" (${raw.min}) is greater than "max" (${raw.max})` });
+    if (raw !== undefined && typeof raw === 'object' && raw.min !== undefined && raw.max !== undefined) {
+      if (parseDuration(raw.min)! > parseDuration(raw.max)!) {
+        this.issues.push({ path, message: `"min" (${raw.min}) is greater than "max" (${raw.max})` });
+      }
     }
-    switch (shape) {
-      case 'uniform':
-        return { kind: 'uniform', min: min ?? 0, max: max ?? 0 };
-      case 'normal':
-        return { kind: 'normal', mean: mean ?? 0, stddev: stddev ?? 0, min: min ?? 0, max: max ?? Infinity };
-      case 'exponential':
-        return { kind: 'exponential', mean: mean ?? 0, min: min ?? 0, max: max ?? Infinity };
-    }
+    return delaySpec(raw);
   }
 
   private content(raw: RawMessageContent, path: IssuePath): PartTemplate[] {
@@ -302,4 +304,22 @@ function skillInfo(id: string, raw: RawScenario): SkillInfo {
     ...(skill.outputModes && { outputModes: skill.outputModes }),
     extended: skill.extended ?? false,
   };
+}
+
+/** A schema-valid delay as the engine samples it. */
+export function delaySpec(raw: RawDelay | undefined): DelaySpec {
+  if (raw === undefined) return NO_DELAY;
+  if (typeof raw === 'number' || typeof raw === 'string') return { kind: 'fixed', ms: parseDuration(raw)! };
+  const ms = (d: RawDelay | undefined) => (d === undefined ? undefined : parseDuration(d));
+  const [min, max, mean, stddev] = [ms(raw.min), ms(raw.max), ms(raw.mean), ms(raw.stddev)];
+  const shape =
+    raw.distribution ?? (mean === undefined ? 'uniform' : stddev === undefined ? 'exponential' : 'normal');
+  switch (shape) {
+    case 'uniform':
+      return { kind: 'uniform', min: min ?? 0, max: max ?? 0 };
+    case 'normal':
+      return { kind: 'normal', mean: mean ?? 0, stddev: stddev ?? 0, min: min ?? 0, max: max ?? Infinity };
+    case 'exponential':
+      return { kind: 'exponential', mean: mean ?? 0, min: min ?? 0, max: max ?? Infinity };
+  }
 }

@@ -25,7 +25,7 @@ export const BUILTIN_SCENARIO_DIR = fileURLToPath(new URL('../../scenarios', imp
 
 const SCENARIO_FILE = /\.(ya?ml|json)$/i;
 /** Files that sit beside scenarios but are something else: JSON Schemas and agent definitions. */
-const NOT_A_SCENARIO = /\.schema\.json$|\.agent\.(ya?ml|json)$/i;
+const NOT_A_SCENARIO = /\.schema\.json$|\.(agent|chaos)\.(ya?ml|json)$/i;
 const SCENARIO_ID = /^[A-Za-z0-9][\w.-]*$/;
 
 export function scenarioIdOf(file: string): string {

@@ -2,6 +2,7 @@
  * A scenario after loading: durations in milliseconds, regular expressions compiled, templates
  * parsed. The engine plans from this shape only; it never sees the raw file.
  */
+import type { ChaosLevel } from '../chaos/profile.js';
 import type { JsonObject, JsonValue, TaskState } from '../domain/types.js';
 import type { Template } from './template.js';
 
@@ -104,4 +105,6 @@ export interface Scenario {
   vars: [string, DataTemplate][];
   script: Script;
   usesFaker: boolean;
+  /** The chaos this scenario's tasks meet on the wire, unless a request says otherwise. */
+  chaos?: ChaosLevel;
 }

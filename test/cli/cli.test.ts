@@ -89,7 +89,7 @@ describe('a2a-sim validate', () => {
     const result = await run(['validate', file]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/shop\.agent\.yaml:3 scenarios\[1\]: no scenario "wether" is loaded/);
-    expect(result.stderr).toContain('1 problem(s) found; 0 scenario(s) and 0 agent(s) valid.');
+    expect(result.stderr).toContain('1 problem(s) found; 0 scenario(s), 0 agent(s) valid.');
   });
 
   it('reports a file it cannot read instead of crashing', async () => {
@@ -98,11 +98,11 @@ describe('a2a-sim validate', () => {
     expect(result.stderr).toMatch(/missing\.yaml.*cannot read/);
   });
 
-  it('accepts the built-in scenarios and agents', async () => {
+  it('accepts the built-in scenarios, agents and chaos profiles', async () => {
     const result = await run(['validate', fileURLToPath(new URL('../../scenarios', import.meta.url))]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^ok: \d+ scenario\(s\) and 1 agent\(s\) valid\.\n$/);
+    expect(result.stdout).toMatch(/^ok: \d+ scenario\(s\), 1 agent\(s\), \d+ chaos profile\(s\) valid\.\n$/);
   });
 });
 

@@ -12,6 +12,7 @@ import type { Request, Response } from 'express';
 import { A2AError, type A2AErrorType } from '../../domain/errors.js';
 import { JSONRPC_V03 } from '../jsonrpc-v03/methods.js';
 import type { BindingContext } from '../shared/context.js';
+import { jsonRpcHttpStatus } from '../shared/jsonrpc.js';
 import { jsonRpcEndpoint, type EndpointRouting, type JsonRpcDialect } from '../shared/jsonrpc-endpoint.js';
 
 export interface GatewayAgent {
@@ -41,7 +42,7 @@ const GATEWAY_DIALECT: JsonRpcDialect = {
   methods: new Map([...JSONRPC_V03.methods].filter(([method]) => METHODS.includes(method))),
 };
 
-/** Errors found before dispatch keep an HTTP status of their own; the others travel with 200. */
+/** Errors found before dispatch keep an HTTP status of their own; the others, JSON-RPC's. */
 const ROUTING_STATUS: Partial<Record<A2AErrorType, number>> = {
   ParseError: 400,
   InvalidRequestError: 400,
@@ -63,7 +64,7 @@ export function gatewayEndpoint(base: BindingContext, options: GatewayOptions) {
         callContext: () => ({ scope: `agent:${agent.id}|workspace:${workspace}`, continueInContext: true }),
       };
     },
-    httpStatus: (error) => ROUTING_STATUS[error.type] ?? 200,
+    httpStatus: (error) => ROUTING_STATUS[error.type] ?? jsonRpcHttpStatus(error),
   };
   const endpoint = jsonRpcEndpoint(base, [GATEWAY_DIALECT], routing);
   return (req: Request, res: Response) => endpoint(req, res);

@@ -13,7 +13,7 @@ import type {
   TaskStatus,
   TaskView,
 } from '../../domain/types.js';
-import type { StreamItem } from '../../runtime/stream.js';
+import type { DataItem } from '../../runtime/stream.js';
 import { readSendRequest, type SendRequestGrammar } from '../shared/send-request.js';
 import { BASE64, describe, field, join, WireReader } from '../shared/wire-reader.js';
 
@@ -106,7 +106,7 @@ function toWirePart(part: Part): WireObject {
 }
 
 /** One stream item as the bare `kind` object a v0.3 SSE frame carries as its `result`. */
-export function toWireStreamResult(item: StreamItem): WireObject {
+export function toWireStreamResult(item: DataItem): WireObject {
   if (item.kind === 'message') return toWireMessage(item.message);
   if (item.kind === 'snapshot') return toWireTask(item.task);
   const { taskId, contextId, event } = item.event;

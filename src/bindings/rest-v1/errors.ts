@@ -20,6 +20,8 @@ export const HTTP_STATUS = Object.freeze({
   UnauthenticatedError: [401, 'UNAUTHENTICATED'],
   PermissionDeniedError: [403, 'PERMISSION_DENIED'],
   AgentNotFoundError: [404, 'NOT_FOUND'],
+  UnavailableError: [503, 'UNAVAILABLE'],
+  ResourceExhaustedError: [429, 'RESOURCE_EXHAUSTED'],
 } as const satisfies Record<A2AErrorType, readonly [number, string]>);
 
 /** `{"error": {code, status, message, details}}`. */
@@ -27,7 +29,8 @@ export function toRestStatus(error: A2AError): {
   httpStatus: number;
   body: { error: Record<string, unknown> };
 } {
-  const [httpStatus, status] = HTTP_STATUS[error.type];
+  const [tableStatus, status] = HTTP_STATUS[error.type];
+  const httpStatus = error.details.httpStatus ?? tableStatus;
   return {
     httpStatus,
     body: { error: { code: httpStatus, status, message: error.message, details: errorDetails(error) } },

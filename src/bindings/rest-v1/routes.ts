@@ -3,13 +3,15 @@
  * an optional `/{tenant}` prefix. Decode, call the service, encode: nothing else happens here.
  */
 import type { NextFunction, Request, Response } from 'express';
-import { A2AError } from '../../domain/errors.js';
+import { A2AError, ConnectionFault } from '../../domain/errors.js';
 import type { CallContext } from '../../runtime/service.js';
 import { callFor, type BindingContext } from '../shared/context.js';
 import { authenticate } from '../shared/auth.js';
 import { asA2AError } from '../shared/errors.js';
 import {
   declaredVersion,
+  dropConnection,
+  errorHeaders,
   lastEventId,
   parseJson,
   readBody,
@@ -55,6 +57,10 @@ export function restV1(context: BindingContext) {
       return;
     }
     handle(context, route, req, res, url).catch((error: unknown) => {
+      if (error instanceof ConnectionFault) {
+        dropConnection(res, error.mode);
+        return;
+      }
       const a2aError = asA2AError(error, context.report);
       if (res.headersSent) res.end();
       else sendError(res, a2aError);
@@ -172,5 +178,5 @@ async function optionalJsonBody(context: BindingContext, req: Request): Promise<
 
 function sendError(res: Response, error: A2AError): void {
   const { httpStatus, body } = toRestStatus(error);
-  sendJson(res, httpStatus, body, A2A_JSON);
+  sendJson(res, httpStatus, body, A2A_JSON, errorHeaders(error));
 }

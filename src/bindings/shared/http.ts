@@ -136,3 +136,15 @@ export function lastEventId(req: IncomingMessage): number | undefined {
     },
   ]);
 }
+
+/** The headers an error answer carries beside its body: `Retry-After` when the error names one. */
+export function errorHeaders(error: A2AError): Record<string, string> {
+  const { retryAfterMs } = error.details;
+  return retryAfterMs === undefined ? {} : { 'Retry-After': String(Math.ceil(retryAfterMs / 1000)) };
+}
+
+/** Ends the connection without an answer: closed empty, or reset. */
+export function dropConnection(res: ServerResponse, mode: 'empty' | 'reset'): void {
+  if (mode === 'reset') res.socket?.resetAndDestroy();
+  else res.socket?.end();
+}

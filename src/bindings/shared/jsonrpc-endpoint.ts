@@ -6,12 +6,19 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Request, Response } from 'express';
-import { A2AError } from '../../domain/errors.js';
+import { A2AError, ConnectionFault } from '../../domain/errors.js';
 import type { TaskStream } from '../../runtime/stream.js';
 import type { CallContext } from '../../runtime/service.js';
 import { callFor, type BindingContext } from './context.js';
 import { asA2AError } from './errors.js';
-import { declaredVersion, readBody, requireJsonBody, sendJson } from './http.js';
+import {
+  declaredVersion,
+  dropConnection,
+  errorHeaders,
+  readBody,
+  requireJsonBody,
+  sendJson,
+} from './http.js';
 import { authenticate } from './auth.js';
 import {
   EnvelopeError,
@@ -81,7 +88,7 @@ export function jsonRpcEndpoint(
     let dialect = fallback;
     let method: string | undefined;
     const answer = (error: A2AError) =>
-      sendJson(res, routing.httpStatus(error), dialect.toError(id, error), JSON_TYPE);
+      sendJson(res, routing.httpStatus(error), dialect.toError(id, error), JSON_TYPE, errorHeaders(error));
     try {
       const declared = routing.negotiatesVersion ? declaredVersion(req, undefined) : undefined;
       // Strictly, a request without the header speaks 0.3 (§7); leniently, the method name decides.
@@ -109,6 +116,10 @@ export function jsonRpcEndpoint(
       if (error instanceof EnvelopeError) {
         id = error.id;
         answer(error.error);
+        return;
+      }
+      if (error instanceof ConnectionFault) {
+        dropConnection(res, error.mode);
         return;
       }
       const failure = asA2AError(error, context.report);

@@ -27,13 +27,21 @@ export const JSONRPC_CODE = Object.freeze({
   UnauthenticatedError: -32000,
   PermissionDeniedError: -32000,
   AgentNotFoundError: -32000,
+  UnavailableError: -32000,
+  ResourceExhaustedError: -32000,
 } as const satisfies Record<A2AErrorType, number>);
 
-/** JSON-RPC errors travel with HTTP 200, except auth failures, which keep HTTP's meaning (§3). */
+/** HTTP statuses a JSON-RPC error keeps; the others travel with 200. */
+const KEPT_HTTP_STATUS: Partial<Record<A2AErrorType, number>> = {
+  UnauthenticatedError: 401,
+  PermissionDeniedError: 403,
+  ResourceExhaustedError: 429,
+  UnavailableError: 503,
+};
+
+/** JSON-RPC errors travel with HTTP 200, except auth failures and overload, which keep HTTP's meaning (§3). */
 export function jsonRpcHttpStatus(error: A2AError): number {
-  if (error.type === 'UnauthenticatedError') return 401;
-  if (error.type === 'PermissionDeniedError') return 403;
-  return 200;
+  return error.details.httpStatus ?? KEPT_HTTP_STATUS[error.type] ?? 200;
 }
 
 export interface JsonRpcRequest {

@@ -15,7 +15,7 @@ import type {
   TaskStatus,
   TaskView,
 } from '../../domain/types.js';
-import type { StreamItem } from '../../runtime/stream.js';
+import type { DataItem } from '../../runtime/stream.js';
 import { readSendRequest, type SendRequestGrammar } from './send-request.js';
 import { BASE64, join, WireReader } from './wire-reader.js';
 
@@ -119,7 +119,7 @@ export function toWirePart(part: Part): Record<string, unknown> {
 }
 
 /** One `StreamResponse`: exactly one of task, message, statusUpdate, artifactUpdate. */
-export function toWireStreamResponse(item: StreamItem): Record<string, unknown> {
+export function toWireStreamResponse(item: DataItem): Record<string, unknown> {
   if (item.kind === 'message') return { message: toWireMessage(item.message) };
   if (item.kind === 'snapshot') return { task: toWireTask(item.task) };
   const { taskId, contextId, event } = item.event;

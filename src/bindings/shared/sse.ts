@@ -53,6 +53,11 @@ export class SseWriter {
     this.res.end();
   }
 
+  /** Goes silent, keep-alives included, and leaves the connection open until the client gives up. */
+  hang(): void {
+    this.markClosed();
+  }
+
   private write(chunk: string): void {
     if (this.closed) return;
     this.res.write(chunk);

@@ -6,12 +6,12 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2AError } from '../../domain/errors.js';
-import type { StreamItem, TaskStream } from '../../runtime/stream.js';
+import type { DataItem, TaskStream } from '../../runtime/stream.js';
 import { KeepAliveHub, SseWriter } from './sse.js';
 
 export interface StreamEncoding {
   /** The JSON sent as the `data:` of one item. */
-  frame(item: StreamItem): unknown;
+  frame(item: DataItem): unknown;
   /** The last frame when the stream fails after it was committed. */
   errorFrame(error: A2AError): { data: unknown; event?: string };
 }
@@ -40,10 +40,15 @@ export function pipeToSse(
   stream.start({
     item(item) {
       if (!writer.isOpen && committed) return;
+      if (item.kind === 'keep-alive') {
+        commit();
+        writer.comment('keep-alive');
+        return;
+      }
       try {
         const data = JSON.stringify(encoding.frame(item));
         commit();
-        writer.event(data, item.kind === 'event' ? { id: item.event.seq } : {});
+        writer.event(data, item.kind === 'event' && !item.synthetic ? { id: item.event.seq } : {});
       } catch (error) {
         report(error);
         stream.stop();
@@ -54,8 +59,14 @@ export function pipeToSse(
       if (committed) writer.close();
       else fail(new A2AError('TaskNotFoundError', 'Task not found: it was evicted before its stream began.'));
     },
+    open: commit,
+    abort(mode) {
+      commit();
+      if (mode === 'hang') writer.hang();
+      else res.socket?.resetAndDestroy();
+    },
   });
-  commit();
+  if (!stream.holdsHeaders) commit();
   req.socket.setKeepAlive(true);
 }
 

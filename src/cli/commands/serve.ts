@@ -23,6 +23,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       ...(argv.publicUrl !== undefined && { publicUrl: argv.publicUrl }),
       ...(argv.apiKey !== undefined && { apiKeys: argv.apiKey }),
       gatewayPrefix: argv.gatewayPrefix,
+      ...(argv.chaos !== undefined && { chaos: argv.chaos }),
       retention: { eventTtlMs: argv.eventTtl, maxEventsPerTask: argv.maxEvents },
     });
     const base = argv.publicUrl?.replace(/\/+$/, '') ?? sim.url;
@@ -42,7 +43,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
               `  gateway     POST ${base}${sim.gatewayPath}  (agent_code: ${sim.agents.map((a) => a.code).join(', ')})`,
             ]
           : []),
-        `  seed        "${argv.seed}", speed ${argv.speed}`,
+        `  seed        "${argv.seed}", speed ${argv.speed}${argv.chaos ? `, chaos "${argv.chaos}"` : ''}`,
         'Try:',
         `  curl -s -X POST ${base}/message:send -H 'Content-Type: application/a2a+json' -d '{"message":{"role":"ROLE_USER","parts":[{"text":"What is the weather today?"}],"messageId":"msg-1"}}'`,
         '',

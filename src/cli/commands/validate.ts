@@ -1,7 +1,8 @@
-/** `a2a-sim validate FILE...`: check scenario and agent files; exit 2 when any has a problem. */
+/** `a2a-sim validate FILE...`: check scenario, agent and chaos files; exit 2 when any has a problem. */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommandModule } from 'yargs';
+import { CHAOS_FILE, listChaosFiles, loadChaosFile } from '../../chaos/catalog.js';
 import { AGENT_FILE, listAgentFiles, loadAgentFile, type AgentDefinition } from '../../agents/load.js';
 import {
   BUILTIN_SCENARIO_DIR,
@@ -18,21 +19,29 @@ interface ValidateArgs {
 
 export const validateCommand: CommandModule<object, ValidateArgs> = {
   command: 'validate <files..>',
-  describe: 'Check scenario and agent files (or directories of them) and report every problem with its line',
+  describe:
+    'Check scenario, agent and chaos profile files (or directories of them) and report every problem with its line',
   builder: (yargs) =>
     yargs.positional('files', {
       type: 'string',
       array: true,
       demandOption: true,
-      describe: 'Scenario files, agent files (*.agent.yaml) or directories',
+      describe: 'Scenario files, agent files (*.agent.yaml), chaos profiles (*.chaos.yaml) or directories',
     }) as never,
   handler: async (argv) => {
     const issues: ScenarioIssue[] = [];
     const files: string[] = [];
     for (const target of argv.files) files.push(...(await expand(target, issues)));
     const agentFiles = files.filter((file) => AGENT_FILE.test(file));
+    const chaosFiles = files.filter((file) => CHAOS_FILE.test(file));
+    let profiles = 0;
+    for (const file of chaosFiles) {
+      const result = await loadChaosFile(file);
+      issues.push(...result.issues);
+      if (result.profile) profiles++;
+    }
     const scenarioIds: string[] = [];
-    for (const file of files.filter((f) => !AGENT_FILE.test(f))) {
+    for (const file of files.filter((f) => !AGENT_FILE.test(f) && !CHAOS_FILE.test(f))) {
       const result = await loadScenarioFile(file);
       issues.push(...result.issues);
       if (result.scenario) scenarioIds.push(result.scenario.id);
@@ -40,7 +49,12 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
     const agents = await validateAgents(agentFiles, scenarioIds, issues);
 
     for (const issue of issues) process.stderr.write(`${formatIssue(issue)}\n`);
-    const valid = `${scenarioIds.length} scenario(s)${agentFiles.length ? ` and ${agents.length} agent(s)` : ''} valid`;
+    const valid =
+      [
+        `${scenarioIds.length} scenario(s)`,
+        ...(agentFiles.length ? [`${agents.length} agent(s)`] : []),
+        ...(chaosFiles.length ? [`${profiles} chaos profile(s)`] : []),
+      ].join(', ') + ' valid';
     if (issues.length) {
       process.stderr.write(`${issues.length} problem(s) found; ${valid}.\n`);
       process.exitCode = 2;
@@ -77,7 +91,11 @@ async function validateAgents(
 async function expand(target: string, issues: ScenarioIssue[]): Promise<string[]> {
   try {
     if (!(await stat(target)).isDirectory()) return [target];
-    return [...(await listScenarioFiles(target)), ...(await listAgentFiles(target))];
+    return [
+      ...(await listScenarioFiles(target)),
+      ...(await listAgentFiles(target)),
+      ...(await listChaosFiles(target)),
+    ];
   } catch (error) {
     issues.push({ file: target, path: '', message: `cannot read: ${(error as Error).message}` });
     return [];

@@ -458,7 +458,7 @@ describe('built-in scenarios', () => {
   it('finds the shipped scenario files', async () => {
     const files = await listScenarioFiles(BUILTIN_SCENARIO_DIR);
     const names = (await readdir(BUILTIN_SCENARIO_DIR)).filter(
-      (name) => /\.(ya?ml|json)$/.test(name) && !/\.(schema\.json|agent\.(ya?ml|json))$/.test(name),
+      (name) => /\.(ya?ml|json)$/.test(name) && !/\.(schema\.json|(agent|chaos)\.(ya?ml|json))$/.test(name),
     );
     expect(files.map((f) => path.basename(f)).sort()).toEqual(names.sort());
     expect(files.length).toBeGreaterThan(0);

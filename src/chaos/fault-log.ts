@@ -1,0 +1,82 @@
+/**
+ * The record of every fault chaos injected: which request it hit, the task and seq, and what was
+ * done, so a client's test can assert what its client met ("dropped after seq 3, resumed from 3").
+ * A bounded ring: the newest `capacity` records are kept.
+ */
+import type { WireRequest } from '../runtime/service.js';
+
+export type FaultKind = 'drop' | 'duplicate' | 'delay' | 'error' | 'quirk';
+
+export interface FaultRecord {
+  /** 1, 2, … in the order faults were injected. */
+  n: number;
+  /** Clock time, ISO 8601. */
+  at: string;
+  kind: FaultKind;
+  /** What exactly: the drop mode, the duplicated seq, the error returned, the quirk, the delay. */
+  detail: Record<string, string | number>;
+  /** The profile that asked for it, e.g. `flaky-mobile`. */
+  profile: string;
+  taskId?: string;
+  /** The seq of the event the fault is about (for a drop: the last one delivered). */
+  seq?: number;
+  request?: WireRequest;
+}
+
+export interface FaultQuery {
+  taskId?: string;
+  kind?: FaultKind;
+  /** Records with `n` greater than this. */
+  after?: number;
+}
+
+export class FaultLog {
+  private records: FaultRecord[] = [];
+  private counter = 0;
+  private readonly listeners: ((record: FaultRecord) => void)[] = [];
+
+  constructor(private readonly capacity = 10_000) {}
+
+  record(fault: Omit<FaultRecord, 'n'>): FaultRecord {
+    const record = { n: ++this.counter, ...fault };
+    this.records.push(record);
+    if (this.records.length > this.capacity + Math.ceil(this.capacity / 4)) {
+      this.records = this.records.slice(-this.capacity);
+    }
+    for (const listener of this.listeners) listener(record);
+    return record;
+  }
+
+  list(query: FaultQuery = {}): FaultRecord[] {
+    return this.records.filter(
+      (r) =>
+        (query.taskId === undefined || r.taskId === query.taskId) &&
+        (query.kind === undefined || r.kind === query.kind) &&
+        (query.after === undefined || r.n > query.after),
+    );
+  }
+
+  onRecord(listener: (record: FaultRecord) => void): void {
+    this.listeners.push(listener);
+  }
+
+  clear(): void {
+    this.records = [];
+  }
+}
+
+/** One line for the log: `drop (reset) on task t1 after seq 3, POST /message:stream [flaky-mobile]`. */
+export function describeFault(fault: FaultRecord): string {
+  const detail = Object.entries(fault.detail)
+    .map(([key, value]) => `${key}=${value}`)
+    .join(' ');
+  return [
+    `${fault.kind} ${detail}`,
+    fault.taskId && `task ${fault.taskId}`,
+    fault.seq !== undefined && `seq ${fault.seq}`,
+    fault.request && `${fault.request.binding} ${fault.request.operation}`,
+    `[${fault.profile}]`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+}

@@ -1,0 +1,51 @@
+/**
+ * A chaos profile resolved for one call: the levels that apply overlaid in precedence order, with
+ * every delay compiled, ready for the stream and call faults to draw from.
+ */
+import { parseDuration } from '../lib/duration.js';
+import { delaySpec } from '../scenario/compile.js';
+import type { DelaySpec } from '../scenario/model.js';
+import type { CallError, DropMode, Quirk, RawChaosProfile } from './profile.js';
+
+export interface ChaosPlan {
+  /** How the records name it: the profile names and levels it came from, e.g. `flaky-mobile+header`. */
+  name: string;
+  firstByte?: DelaySpec;
+  perEvent?: DelaySpec;
+  drop?: { afterEvents?: number; afterMs?: number; probability: number; mode: DropMode };
+  duplicate?: { probability: number; lateBy: number };
+  errors?: { kind: CallError; rate?: number; onCall?: number; retryAfterMs: number };
+  quirks: ReadonlySet<Quirk>;
+}
+
+export function compilePlan(name: string, raw: RawChaosProfile): ChaosPlan {
+  const { latency, drop, duplicate, errors } = raw;
+  const droppy = drop && (drop.afterEvents !== undefined || drop.afterMs !== undefined || drop.probability);
+  return {
+    name,
+    ...(latency?.firstByte !== undefined && { firstByte: delaySpec(latency.firstByte) }),
+    ...(latency?.perEvent !== undefined && { perEvent: delaySpec(latency.perEvent) }),
+    ...(droppy && {
+      drop: {
+        ...(drop.afterEvents !== undefined && { afterEvents: drop.afterEvents }),
+        ...(drop.afterMs !== undefined && { afterMs: parseDuration(drop.afterMs)! }),
+        probability: drop.probability ?? 0,
+        mode: drop.mode ?? 'fin',
+      },
+    }),
+    ...(duplicate?.probability && {
+      duplicate: { probability: duplicate.probability, lateBy: duplicate.lateBy ?? 0 },
+    }),
+    ...(errors && {
+      errors: {
+        kind: errors.kind,
+        // A kind alone fails every call it applies to.
+        ...(errors.rate === undefined && errors.onCall === undefined ? { rate: 1 } : {}),
+        ...(errors.rate !== undefined && { rate: errors.rate }),
+        ...(errors.onCall !== undefined && { onCall: errors.onCall }),
+        retryAfterMs: errors.retryAfter === undefined ? 1000 : parseDuration(errors.retryAfter)!,
+      },
+    }),
+    quirks: new Set(raw.quirks ?? []),
+  };
+}

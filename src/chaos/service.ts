@@ -1,0 +1,216 @@
+/**
+ * The chaos layer: an A2AService in front of the simulator's own. It changes only what one
+ * connection sees (delays, refusals, cut or repeated streams, quirks), never what happened: the
+ * task and its event log stay exact, so GetTask and a resume always recover everything.
+ *
+ * The profile for a call overlays, lowest first: the global `--chaos`, the scenario's `chaos`,
+ * `metadata.chaos` on the message, and the `X-Sim-Chaos` header. Every random choice comes from
+ * the seed's chaos stream, keyed by the order of calls and streams, so the same seed and the same
+ * requests meet the same faults at the same events; the task's own content and timing never change.
+ */
+import { A2AError, ConnectionFault, invalidParams } from '../domain/errors.js';
+import type { JsonObject, ListTasksQuery, SendRequest, TaskView } from '../domain/types.js';
+import { sampleDelay } from '../engine/plan.js';
+import type { Clock } from '../lib/clock.js';
+import { Random } from '../lib/random.js';
+import type { A2AService, CallContext, SimService } from '../runtime/service.js';
+import type { TaskStream } from '../runtime/stream.js';
+import type { Scenario } from '../scenario/model.js';
+import type { FaultLog, FaultRecord } from './fault-log.js';
+import { compilePlan, type ChaosPlan } from './plan.js';
+import {
+  ChaosSyntaxError,
+  isQuiet,
+  overlay,
+  parseChaosPairs,
+  type ChaosLevel,
+  type RawChaosProfile,
+} from './profile.js';
+import { chaoticStream } from './stream.js';
+
+export interface ChaosOptions {
+  clock: Clock;
+  seed: string;
+  /** Named profiles, by name. */
+  profiles: ReadonlyMap<string, RawChaosProfile>;
+  /** `--chaos`: the level every call starts from. */
+  global?: ChaosLevel;
+  faults: FaultLog;
+}
+
+export class ChaosService implements A2AService {
+  private calls = 0;
+  private streams = 0;
+
+  constructor(
+    private readonly inner: SimService,
+    private readonly options: ChaosOptions,
+  ) {}
+
+  async send(request: SendRequest, ctx: CallContext) {
+    const plan = this.planFor(ctx, this.inner.scenarioFor(request, ctx), request.message.metadata);
+    const random = this.refuseOrPass(plan, ctx);
+    const result = await this.inner.send(request, ctx);
+    await this.answerLater(plan, random, ctx, result.kind === 'task' ? result.task.id : undefined);
+    return result;
+  }
+
+  async stream(request: SendRequest, ctx: CallContext): Promise<TaskStream> {
+    const plan = this.planFor(ctx, this.inner.scenarioFor(request, ctx), request.message.metadata);
+    return this.disturb(await this.inner.stream(request, ctx), plan, ctx);
+  }
+
+  async getTask(id: string, historyLength: number | undefined, ctx: CallContext): Promise<TaskView> {
+    return this.call(ctx, this.inner.scenarioOfTask(id, ctx), id, () =>
+      this.inner.getTask(id, historyLength, ctx),
+    );
+  }
+
+  async listTasks(query: ListTasksQuery, ctx: CallContext) {
+    return this.call(ctx, undefined, undefined, () => this.inner.listTasks(query, ctx));
+  }
+
+  async cancelTask(id: string, ctx: CallContext): Promise<TaskView> {
+    return this.call(ctx, this.inner.scenarioOfTask(id, ctx), id, () => this.inner.cancelTask(id, ctx));
+  }
+
+  subscribe(id: string, ctx: CallContext, resume: { afterSeq?: number } = {}): TaskStream {
+    const plan = this.planFor(ctx, this.inner.scenarioOfTask(id, ctx));
+    return this.disturb(this.inner.subscribe(id, ctx, resume), plan, ctx);
+  }
+
+  /** A non-streaming call: maybe refused, then answered, maybe late. */
+  private async call<T>(
+    ctx: CallContext,
+    scenario: Scenario | undefined,
+    taskId: string | undefined,
+    work: () => T,
+  ): Promise<T> {
+    const plan = this.planFor(ctx, scenario);
+    const random = this.refuseOrPass(plan, ctx);
+    const result = work();
+    await this.answerLater(plan, random, ctx, taskId);
+    return result;
+  }
+
+  /** The plan for a call, or undefined when no level asks for chaos. */
+  private planFor(
+    ctx: CallContext,
+    scenario: Scenario | undefined,
+    metadata?: JsonObject,
+  ): ChaosPlan | undefined {
+    const levels: [string, ChaosLevel | undefined][] = [
+      ['global', this.options.global],
+      ['scenario', scenario?.chaos],
+      ['metadata', this.parseLevel(metadata?.['chaos'], 'message.metadata.chaos')],
+      ['header', this.parseLevel(ctx.request?.chaos, 'X-Sim-Chaos')],
+    ];
+    let profile: RawChaosProfile = {};
+    let names: string[] = [];
+    for (const [where, level] of levels) {
+      if (!level) continue;
+      if (level.off) [profile, names] = [{}, []];
+      if (level.profile !== undefined) {
+        profile = overlay(profile, this.named(level.profile, where));
+        names.push(level.profile);
+      }
+      if (level.settings) {
+        profile = overlay(profile, level.settings);
+        names.push(where);
+      }
+    }
+    return isQuiet(profile) ? undefined : compilePlan(names.join('+'), profile);
+  }
+
+  private parseLevel(value: unknown, field: string): ChaosLevel | undefined {
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string') {
+      throw invalidParams([{ field, description: 'must be a string like "drop-after=3, drop-mode=reset"' }]);
+    }
+    try {
+      return parseChaosPairs(value);
+    } catch (error) {
+      if (error instanceof ChaosSyntaxError) throw invalidParams([{ field, description: error.message }]);
+      throw error;
+    }
+  }
+
+  private named(name: string, where: string): RawChaosProfile {
+    const profile = this.options.profiles.get(name);
+    if (profile) return profile;
+    const known = [...this.options.profiles.keys()].join(', ') || '(none)';
+    throw invalidParams([
+      {
+        field: where === 'header' ? 'X-Sim-Chaos' : `${where} chaos`,
+        description: `no chaos profile "${name}"; profiles: ${known}`,
+      },
+    ]);
+  }
+
+  /** Throws the call's injected error, if it draws one; returns the call's random stream. */
+  private refuseOrPass(plan: ChaosPlan | undefined, ctx: CallContext): Random | undefined {
+    if (!plan) return undefined;
+    const n = ++this.calls;
+    const random = new Random(`${this.options.seed}/chaos/call-${n}`);
+    const errors = plan.errors;
+    if (!errors) return random;
+    const fails = errors.onCall === n || (errors.rate !== undefined && random.next() < errors.rate);
+    if (!fails) return random;
+    this.record(plan, ctx, { kind: 'error', detail: { error: errors.kind, call: n } });
+    const why = `simulated by chaos profile "${plan.name}"`;
+    switch (errors.kind) {
+      case '503':
+        throw new A2AError('UnavailableError', `Service unavailable (${why}); retry later.`, {
+          retryAfterMs: errors.retryAfterMs,
+        });
+      case '429':
+        throw new A2AError('ResourceExhaustedError', `Too many requests (${why}); retry later.`, {
+          retryAfterMs: errors.retryAfterMs,
+        });
+      case '500':
+        throw new A2AError('InternalError', `Internal error (${why}).`, { httpStatus: 500 });
+      case 'rpc-internal':
+        throw new A2AError('InternalError', `Internal error (${why}).`);
+      case 'empty':
+      case 'reset':
+        throw new ConnectionFault(errors.kind);
+    }
+  }
+
+  private async answerLater(
+    plan: ChaosPlan | undefined,
+    random: Random | undefined,
+    ctx: CallContext,
+    taskId: string | undefined,
+  ): Promise<void> {
+    if (!plan?.firstByte || !random) return;
+    const ms = sampleDelay(plan.firstByte, random);
+    if (ms <= 0) return;
+    this.record(plan, ctx, { kind: 'delay', detail: { where: 'response', ms }, ...(taskId && { taskId }) });
+    await new Promise<void>((resolve) => this.options.clock.setTimer(ms, resolve));
+  }
+
+  private disturb(stream: TaskStream, plan: ChaosPlan | undefined, ctx: CallContext): TaskStream {
+    if (!plan) return stream;
+    const { taskId } = stream;
+    return chaoticStream(stream, plan, {
+      clock: this.options.clock,
+      random: new Random(`${this.options.seed}/chaos/stream-${++this.streams}`),
+      record: (fault) => this.record(plan, ctx, { ...(taskId && { taskId }), ...fault }),
+      ...(taskId && { currentTask: () => this.inner.currentTask(taskId, ctx) }),
+    });
+  }
+
+  private record(
+    plan: ChaosPlan,
+    ctx: CallContext,
+    fault: Pick<FaultRecord, 'kind' | 'detail' | 'taskId' | 'seq'>,
+  ) {
+    this.options.faults.record({
+      at: new Date(this.options.clock.now()).toISOString(),
+      profile: plan.name,
+      ...fault,
+      ...(ctx.request && { request: ctx.request }),
+    });
+  }
+}
