@@ -16,6 +16,7 @@ import { Random } from '../lib/random.js';
 import type { A2AService, CallContext, SimService } from '../runtime/service.js';
 import type { TaskStream } from '../runtime/stream.js';
 import type { Scenario } from '../scenario/model.js';
+import type { ScenarioRegistry } from '../scenario/registry.js';
 import type { FaultLog, FaultRecord } from './fault-log.js';
 import { compilePlan, type ChaosPlan } from './plan.js';
 import {
@@ -38,6 +39,9 @@ export interface ChaosOptions {
   faults: FaultLog;
 }
 
+/** Whether any scenario of a registry has chaos of its own (registries are replaced, never changed). */
+const chaosInRegistry = new WeakMap<ScenarioRegistry, boolean>();
+
 export class ChaosService implements A2AService {
   private calls = 0;
   private streams = 0;
@@ -48,7 +52,7 @@ export class ChaosService implements A2AService {
   ) {}
 
   async send(request: SendRequest, ctx: CallContext) {
-    const plan = this.planFor(ctx, this.inner.scenarioFor(request, ctx), request.message.metadata);
+    const plan = this.planFor(ctx, () => this.inner.scenarioFor(request, ctx), request.message.metadata);
     const random = this.refuseOrPass(plan, ctx);
     const result = await this.inner.send(request, ctx);
     await this.answerLater(plan, random, ctx, result.kind === 'task' ? result.task.id : undefined);
@@ -56,33 +60,46 @@ export class ChaosService implements A2AService {
   }
 
   async stream(request: SendRequest, ctx: CallContext): Promise<TaskStream> {
-    const plan = this.planFor(ctx, this.inner.scenarioFor(request, ctx), request.message.metadata);
+    const plan = this.planFor(ctx, () => this.inner.scenarioFor(request, ctx), request.message.metadata);
     return this.disturb(await this.inner.stream(request, ctx), plan, ctx);
   }
 
   async getTask(id: string, historyLength: number | undefined, ctx: CallContext): Promise<TaskView> {
-    return this.call(ctx, this.inner.scenarioOfTask(id, ctx), id, () =>
-      this.inner.getTask(id, historyLength, ctx),
+    return this.call(
+      ctx,
+      () => this.inner.scenarioOfTask(id, ctx),
+      id,
+      () => this.inner.getTask(id, historyLength, ctx),
     );
   }
 
   async listTasks(query: ListTasksQuery, ctx: CallContext) {
-    return this.call(ctx, undefined, undefined, () => this.inner.listTasks(query, ctx));
+    return this.call(
+      ctx,
+      () => undefined,
+      undefined,
+      () => this.inner.listTasks(query, ctx),
+    );
   }
 
   async cancelTask(id: string, ctx: CallContext): Promise<TaskView> {
-    return this.call(ctx, this.inner.scenarioOfTask(id, ctx), id, () => this.inner.cancelTask(id, ctx));
+    return this.call(
+      ctx,
+      () => this.inner.scenarioOfTask(id, ctx),
+      id,
+      () => this.inner.cancelTask(id, ctx),
+    );
   }
 
   subscribe(id: string, ctx: CallContext, resume: { afterSeq?: number } = {}): TaskStream {
-    const plan = this.planFor(ctx, this.inner.scenarioOfTask(id, ctx));
+    const plan = this.planFor(ctx, () => this.inner.scenarioOfTask(id, ctx));
     return this.disturb(this.inner.subscribe(id, ctx, resume), plan, ctx);
   }
 
   /** A non-streaming call: maybe refused, then answered, maybe late. */
   private async call<T>(
     ctx: CallContext,
-    scenario: Scenario | undefined,
+    scenario: () => Scenario | undefined,
     taskId: string | undefined,
     work: () => T,
   ): Promise<T> {
@@ -93,15 +110,18 @@ export class ChaosService implements A2AService {
     return result;
   }
 
-  /** The plan for a call, or undefined when no level asks for chaos. */
+  /**
+   * The plan for a call, or undefined when no level asks for chaos. The scenario is looked up only
+   * when some scenario has chaos of its own: the common case, no chaos at all, costs next to nothing.
+   */
   private planFor(
     ctx: CallContext,
-    scenario: Scenario | undefined,
+    scenario: () => Scenario | undefined,
     metadata?: JsonObject,
   ): ChaosPlan | undefined {
     const levels: [string, ChaosLevel | undefined][] = [
       ['global', this.options.global],
-      ['scenario', scenario?.chaos],
+      ['scenario', this.scenariosHaveChaos() ? scenario()?.chaos : undefined],
       ['metadata', this.parseLevel(metadata?.['chaos'], 'message.metadata.chaos')],
       ['header', this.parseLevel(ctx.request?.chaos, 'X-Sim-Chaos')],
     ];
@@ -122,6 +142,16 @@ export class ChaosService implements A2AService {
     return isQuiet(profile) ? undefined : compilePlan(names.join('+'), profile);
   }
 
+  private scenariosHaveChaos(): boolean {
+    const registry = this.inner.scenarios;
+    let answer = chaosInRegistry.get(registry);
+    if (answer === undefined) {
+      answer = registry.list().some((s) => s.chaos !== undefined);
+      chaosInRegistry.set(registry, answer);
+    }
+    return answer;
+  }
+
   private parseLevel(value: unknown, field: string): ChaosLevel | undefined {
     if (value === undefined) return undefined;
     if (typeof value !== 'string') {
@@ -138,6 +168,8 @@ export class ChaosService implements A2AService {
   private named(name: string, where: string): RawChaosProfile {
     const profile = this.options.profiles.get(name);
     if (profile) return profile;
+    // The global and scenario levels were checked at startup (an unknown name there was reported).
+    if (where === 'global' || where === 'scenario') return {};
     const known = [...this.options.profiles.keys()].join(', ') || '(none)';
     throw invalidParams([
       {
