@@ -7,6 +7,21 @@ import type { AgentCardOptions } from './bindings/agent-card.js';
 import type { Clock } from './lib/clock.js';
 import type { LogLevel, Logger } from './lib/log.js';
 import type { RetentionOptions } from './store/task-store.js';
+import { PUSH_DEFAULTS } from './push/dispatcher.js';
+
+export interface PushOptions {
+  enabled: boolean;
+  /** Refuse private, loopback and link-local webhook addresses (the SSRF filter). */
+  blockPrivate: boolean;
+  /** Per delivery attempt. */
+  timeoutMs: number;
+  /** Attempts per event before giving up. */
+  maxAttempts: number;
+  /** The first retry's delay; each next one doubles, with seeded jitter. */
+  backoffMs: number;
+  /** Events waiting per webhook; past it the oldest is dropped (and recorded). */
+  maxQueue: number;
+}
 
 const packageJson = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -47,6 +62,8 @@ export interface SimulatorOptions {
    * @example { 'demo-key': ['*'], 'team-key': ['ws-1', 'ws-2'] }
    */
   apiKeys?: Record<string, string[]>;
+  /** Webhooks (push notifications): on by default; `enabled: false` answers every push call with PushNotificationNotSupportedError. */
+  push?: Partial<PushOptions>;
   /**
    * Chaos for every call unless a scenario or request says otherwise: a profile name
    * (`flaky-mobile`), `key=value` pairs as in the `X-Sim-Chaos` header, or a `*.chaos.yaml` path.
@@ -72,6 +89,11 @@ export const DEFAULTS = Object.freeze({
   strictVersion: false,
   closeStreamOnAuthRequired: true,
   gatewayPrefix: '',
+  push: Object.freeze({
+    enabled: true,
+    blockPrivate: false,
+    ...PUSH_DEFAULTS,
+  } satisfies PushOptions),
   keepAliveMs: 15_000,
   maxBodyBytes: 4 * 1024 * 1024,
   logLevel: 'warn' as LogLevel,

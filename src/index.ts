@@ -29,6 +29,9 @@ import { loadChaosDirs } from './chaos/catalog.js';
 import { describeFault, FaultLog } from './chaos/fault-log.js';
 import { ChaosService } from './chaos/service.js';
 import { chaosSetting } from './chaos/setting.js';
+import { pushBody } from './bindings/shared/push-body.js';
+import { DeliveryLog, describeDelivery } from './push/delivery-log.js';
+import { PushDispatcher } from './push/dispatcher.js';
 import { TaskStore } from './store/task-store.js';
 
 /** An agent defined by an `*.agent.yaml` file, served at {@link SimAgent.url}. */
@@ -64,6 +67,8 @@ export interface Simulator {
   store: TaskStore;
   /** Every fault chaos injected, newest last. */
   faults: FaultLog;
+  /** Every webhook delivery attempt, newest last. */
+  deliveries: DeliveryLog;
   /** Problems found while loading scenarios and agents; the broken files were skipped. */
   issues: ScenarioIssue[];
   logger: Logger;
@@ -99,10 +104,14 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   }
   const faults = new FaultLog();
   faults.onRecord((fault) => logger.info(`chaos: ${describeFault(fault)}`));
+  const push = { ...DEFAULTS.push, ...options.push };
+  const deliveries = new DeliveryLog();
+  deliveries.onRecord((delivery) => logger.info(`push: ${describeDelivery(delivery)}`));
 
   // Every agent plays on the same store and clock; scopes keep their tasks apart.
   const store = new TaskStore({ ...DEFAULTS.retention, ...options.retention });
   const cardOptions = {
+    pushNotifications: push.enabled,
     ...DEFAULTS.agent,
     ...options.agent,
     ...(options.publicUrl && { publicUrl: options.publicUrl }),
@@ -111,6 +120,9 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   const seed = options.seed ?? DEFAULTS.seed;
   const serviceFor = (scenarios: readonly Scenario[], seed: string) =>
     new SimService({
+      ...(push.enabled && {
+        push: new PushDispatcher({ ...push, clock, seed, log: deliveries, encode: pushBody }),
+      }),
       registry: new ScenarioRegistry(scenarios),
       store,
       clock,
@@ -191,6 +203,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     gateway: { prefix: gatewayPrefix, ...(options.apiKeys && { apiKeys: options.apiKeys }) },
     health: () => ({ scenarios: service.scenarios.list().length, agents: mounted.length }),
     faults,
+    deliveries,
   });
 
   const host = options.host ?? DEFAULTS.host;
@@ -218,6 +231,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     findAgent: (idOrCode) => agents.find((a) => a.id === idOrCode) ?? agents.find((a) => a.code === idOrCode),
     store,
     faults,
+    deliveries,
     issues: [...loaded.issues, ...definitions.issues, ...chaos.issues],
     logger,
     close: () =>

@@ -14,6 +14,7 @@ import { asA2AError } from './bindings/shared/errors.js';
 import { declaredVersion, sendJson } from './bindings/shared/http.js';
 import { jsonRpcEndpoint } from './bindings/shared/jsonrpc-endpoint.js';
 import type { FaultKind, FaultLog } from './chaos/fault-log.js';
+import type { DeliveryLog, DeliveryOutcome } from './push/delivery-log.js';
 import { VERSION } from './config.js';
 import { A2AError } from './domain/errors.js';
 
@@ -35,12 +36,14 @@ export interface AppOptions {
   health(): Record<string, unknown>;
   /** The record `GET /_sim/faults` serves. */
   faults: FaultLog;
+  /** The record `GET /_sim/deliveries` serves. */
+  deliveries: DeliveryLog;
 }
 
 export function buildApp(
   context: BindingContext,
   agents: readonly MountedAgent[],
-  { gateway, health, faults }: AppOptions,
+  { gateway, health, faults, deliveries }: AppOptions,
 ): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -60,6 +63,18 @@ export function buildApp(
       ...(typeof after === 'string' && /^\d+$/.test(after) && { after: Number(after) }),
     };
     sendJson(res, 200, { faults: faults.list(query) }, 'application/json');
+  });
+
+  // Every webhook attempt and its outcome: `?taskId=…&configId=…&outcome=gave-up&after=N`.
+  app.get('/_sim/deliveries', (req: Request, res: Response) => {
+    const { taskId, configId, outcome, after } = req.query;
+    const query = {
+      ...(typeof taskId === 'string' && { taskId }),
+      ...(typeof configId === 'string' && { configId }),
+      ...(typeof outcome === 'string' && { outcome: outcome as DeliveryOutcome }),
+      ...(typeof after === 'string' && /^\d+$/.test(after) && { after: Number(after) }),
+    };
+    sendJson(res, 200, { deliveries: deliveries.list(query) }, 'application/json');
   });
 
   // First the gateway (the agent id `a2a` is reserved for it), then the defined agents, then the

@@ -25,6 +25,8 @@ export interface AgentCardOptions {
   security?: AgentSecurity;
   /** Whether GetExtendedAgentCard is offered (capabilities.extendedAgentCard). */
   extendedCard: boolean;
+  /** Whether webhooks are offered (capabilities.pushNotifications). */
+  pushNotifications: boolean;
   inputModes: readonly string[];
   outputModes: readonly string[];
 }
@@ -69,7 +71,11 @@ export class AgentCards {
       ...(o.provider && { provider: o.provider }),
       version: o.version,
       ...(o.documentationUrl && { documentationUrl: o.documentationUrl }),
-      capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: o.extendedCard },
+      capabilities: {
+        streaming: true,
+        pushNotifications: o.pushNotifications,
+        extendedAgentCard: o.extendedCard,
+      },
       ...(o.security && securityV1(o.security)),
       defaultInputModes: [...o.inputModes],
       defaultOutputModes: [...o.outputModes],
@@ -91,7 +97,11 @@ export class AgentCards {
       ...(o.provider && { provider: o.provider }),
       version: o.version,
       ...(o.documentationUrl && { documentationUrl: o.documentationUrl }),
-      capabilities: { streaming: true, pushNotifications: false, stateTransitionHistory: false },
+      capabilities: {
+        streaming: true,
+        pushNotifications: o.pushNotifications,
+        stateTransitionHistory: false,
+      },
       defaultInputModes: [...o.inputModes],
       defaultOutputModes: [...o.outputModes],
       skills: this.wireSkills(extended),

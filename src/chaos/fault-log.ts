@@ -3,6 +3,7 @@
  * done, so a client's test can assert what its client met ("dropped after seq 3, resumed from 3").
  * A bounded ring: the newest `capacity` records are kept.
  */
+import { RingLog } from '../lib/ring-log.js';
 import type { WireRequest } from '../runtime/service.js';
 
 export type FaultKind = 'drop' | 'duplicate' | 'delay' | 'error' | 'quirk';
@@ -30,38 +31,14 @@ export interface FaultQuery {
   after?: number;
 }
 
-export class FaultLog {
-  private records: FaultRecord[] = [];
-  private counter = 0;
-  private readonly listeners: ((record: FaultRecord) => void)[] = [];
-
-  constructor(private readonly capacity = 10_000) {}
-
-  record(fault: Omit<FaultRecord, 'n'>): FaultRecord {
-    const record = { n: ++this.counter, ...fault };
-    this.records.push(record);
-    if (this.records.length > this.capacity + Math.ceil(this.capacity / 4)) {
-      this.records = this.records.slice(-this.capacity);
-    }
-    for (const listener of this.listeners) listener(record);
-    return record;
-  }
-
+export class FaultLog extends RingLog<FaultRecord> {
   list(query: FaultQuery = {}): FaultRecord[] {
-    return this.records.filter(
+    return this.filter(
       (r) =>
         (query.taskId === undefined || r.taskId === query.taskId) &&
         (query.kind === undefined || r.kind === query.kind) &&
         (query.after === undefined || r.n > query.after),
     );
-  }
-
-  onRecord(listener: (record: FaultRecord) => void): void {
-    this.listeners.push(listener);
-  }
-
-  clear(): void {
-    this.records = [];
   }
 }
 

@@ -16,10 +16,19 @@ export interface ChaosPlan {
   duplicate?: { probability: number; lateBy: number };
   errors?: { kind: CallError; rate?: number; onCall?: number; retryAfterMs: number };
   quirks: ReadonlySet<Quirk>;
+  delivery?: DeliveryChaos;
+}
+
+/** How webhook deliveries misbehave. */
+export interface DeliveryChaos {
+  failFirst: number;
+  duplicate: number;
+  outOfOrder: number;
+  delay?: DelaySpec;
 }
 
 export function compilePlan(name: string, raw: RawChaosProfile): ChaosPlan {
-  const { latency, drop, duplicate, errors } = raw;
+  const { latency, drop, duplicate, errors, delivery } = raw;
   const droppy = drop && (drop.afterEvents !== undefined || drop.afterMs !== undefined || drop.probability);
   return {
     name,
@@ -33,12 +42,15 @@ export function compilePlan(name: string, raw: RawChaosProfile): ChaosPlan {
         mode: drop.mode ?? 'fin',
       },
     }),
-    ...(duplicate?.probability && {
-      duplicate: { probability: duplicate.probability, lateBy: duplicate.lateBy ?? 0 },
-    }),
+    // Defaults apply only now, after the levels were overlaid: a level that sets `lateBy` alone
+    // must not reset the probability a profile below it chose.
+    ...(duplicate &&
+      duplicate.probability !== 0 && {
+        duplicate: { probability: duplicate.probability ?? 1, lateBy: duplicate.lateBy ?? 0 },
+      }),
     ...(errors && {
       errors: {
-        kind: errors.kind,
+        kind: errors.kind ?? '503',
         // A kind alone fails every call it applies to.
         ...(errors.rate === undefined && errors.onCall === undefined ? { rate: 1 } : {}),
         ...(errors.rate !== undefined && { rate: errors.rate }),
@@ -47,5 +59,13 @@ export function compilePlan(name: string, raw: RawChaosProfile): ChaosPlan {
       },
     }),
     quirks: new Set(raw.quirks ?? []),
+    ...(delivery && {
+      delivery: {
+        failFirst: delivery.failFirst ?? 0,
+        duplicate: delivery.duplicate ?? 0,
+        outOfOrder: delivery.outOfOrder ?? 0,
+        ...(delivery.delay !== undefined && { delay: delaySpec(delivery.delay) }),
+      },
+    }),
   };
 }

@@ -56,8 +56,8 @@ export const ChaosProfileFile = z
       .optional(),
     duplicate: z
       .strictObject({
-        probability: Probability.meta({
-          description: 'Chance, per event, that it is sent twice (same id and payload).',
+        probability: Probability.optional().meta({
+          description: 'Chance, per event, that it is sent twice (same id and payload). Default 1.',
         }),
         lateBy: z
           .number()
@@ -69,7 +69,10 @@ export const ChaosProfileFile = z
       .optional(),
     errors: z
       .strictObject({
-        kind: z.enum(CALL_ERRORS).meta({ description: 'What a failing non-streaming call gets.' }),
+        kind: z
+          .enum(CALL_ERRORS)
+          .optional()
+          .meta({ description: 'What a failing non-streaming call gets. Default 503.' }),
         rate: Probability.optional().meta({ description: 'Chance that a call fails.' }),
         onCall: z
           .number()
@@ -84,6 +87,22 @@ export const ChaosProfileFile = z
       .array(z.enum(QUIRKS))
       .optional()
       .meta({ description: 'Protocol quirks a client must tolerate.' }),
+    delivery: z
+      .strictObject({
+        failFirst: z
+          .number()
+          .int()
+          .min(0)
+          .optional()
+          .meta({ description: 'Fail the first N attempts of each webhook delivery (nothing is sent).' }),
+        duplicate: Probability.optional().meta({ description: 'Chance that a delivery is made twice.' }),
+        outOfOrder: Probability.optional().meta({
+          description: 'Chance that a delivery is held back and made after the next one.',
+        }),
+        delay: Delay.optional().meta({ description: 'Wait before each delivery.' }),
+      })
+      .optional()
+      .meta({ description: 'Push notification (webhook) deliveries.' }),
   })
   .meta({
     title: 'a2a-sim chaos profile',
@@ -107,15 +126,19 @@ const HEADER_KEYS: Readonly<Record<string, (value: string, into: RawChaosProfile
   'drop-rate': (v, p) => (p.drop = { ...p.drop, probability: probability(v, 'drop-rate') }),
   'drop-mode': (v, p) => (p.drop = { ...p.drop, mode: oneOf(v, DROP_MODES, 'drop-mode') }),
   duplicate: (v, p) => (p.duplicate = { ...p.duplicate, probability: probability(v, 'duplicate') }),
-  'duplicate-late': (v, p) =>
-    (p.duplicate = { probability: 1, ...p.duplicate, lateBy: integer(v, 'duplicate-late') }),
+  'duplicate-late': (v, p) => (p.duplicate = { ...p.duplicate, lateBy: integer(v, 'duplicate-late') }),
   latency: (v, p) => (p.latency = { ...p.latency, firstByte: duration(v, 'latency') }),
   jitter: (v, p) => (p.latency = { ...p.latency, perEvent: { min: 0, max: duration(v, 'jitter') } }),
   error: (v, p) => (p.errors = { ...p.errors, kind: oneOf(v, CALL_ERRORS, 'error') }),
-  'error-rate': (v, p) => (p.errors = { kind: '503', ...p.errors, rate: probability(v, 'error-rate') }),
-  'error-on': (v, p) => (p.errors = { kind: '503', ...p.errors, onCall: integer(v, 'error-on', 1) }),
-  'retry-after': (v, p) => (p.errors = { kind: '503', ...p.errors, retryAfter: duration(v, 'retry-after') }),
+  'error-rate': (v, p) => (p.errors = { ...p.errors, rate: probability(v, 'error-rate') }),
+  'error-on': (v, p) => (p.errors = { ...p.errors, onCall: integer(v, 'error-on', 1) }),
+  'retry-after': (v, p) => (p.errors = { ...p.errors, retryAfter: duration(v, 'retry-after') }),
   quirks: (v, p) => (p.quirks = v.split('+').map((q) => oneOf(q.trim(), QUIRKS, 'quirks'))),
+  'push-fail-first': (v, p) => (p.delivery = { ...p.delivery, failFirst: integer(v, 'push-fail-first') }),
+  'push-duplicate': (v, p) => (p.delivery = { ...p.delivery, duplicate: probability(v, 'push-duplicate') }),
+  'push-out-of-order': (v, p) =>
+    (p.delivery = { ...p.delivery, outOfOrder: probability(v, 'push-out-of-order') }),
+  'push-delay': (v, p) => (p.delivery = { ...p.delivery, delay: duration(v, 'push-delay') }),
 };
 
 /** Reads `profile=NAME, drop-after=3, …` (the `X-Sim-Chaos` header and `metadata.chaos`). */
@@ -153,7 +176,7 @@ export function parseChaosPairs(text: string): ChaosLevel {
 /** Overlays `top` on `base`, section by section and field by field. */
 export function overlay(base: RawChaosProfile, top: RawChaosProfile): RawChaosProfile {
   const merged: RawChaosProfile = { ...base };
-  for (const key of ['latency', 'drop', 'duplicate', 'errors'] as const) {
+  for (const key of ['latency', 'drop', 'duplicate', 'errors', 'delivery'] as const) {
     if (top[key]) merged[key] = { ...base[key], ...top[key] } as never;
   }
   if (top.quirks) merged.quirks = top.quirks;
@@ -162,14 +185,18 @@ export function overlay(base: RawChaosProfile, top: RawChaosProfile): RawChaosPr
 
 /** A profile that does nothing. */
 export function isQuiet(profile: RawChaosProfile): boolean {
-  const { latency, drop, duplicate, errors, quirks } = profile;
+  const { latency, drop, duplicate, errors, quirks, delivery } = profile;
   return (
+    !delivery?.failFirst &&
+    !delivery?.duplicate &&
+    !delivery?.outOfOrder &&
+    !delivery?.delay &&
     !latency?.firstByte &&
     !latency?.perEvent &&
     drop?.afterEvents === undefined &&
     drop?.afterMs === undefined &&
     !drop?.probability &&
-    !duplicate?.probability &&
+    !(duplicate && duplicate.probability !== 0) &&
     !errors &&
     !quirks?.length
   );

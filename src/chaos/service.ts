@@ -9,11 +9,24 @@
  * requests meet the same faults at the same events; the task's own content and timing never change.
  */
 import { A2AError, ConnectionFault, invalidParams } from '../domain/errors.js';
-import type { JsonObject, ListTasksQuery, SendRequest, TaskView } from '../domain/types.js';
+import type {
+  JsonObject,
+  ListTasksQuery,
+  PushConfig,
+  PushConfigInput,
+  SendRequest,
+  TaskView,
+} from '../domain/types.js';
 import { sampleDelay } from '../engine/plan.js';
 import type { Clock } from '../lib/clock.js';
 import { Random } from '../lib/random.js';
-import type { A2AService, CallContext, SimService } from '../runtime/service.js';
+import type {
+  A2AService,
+  CallContext,
+  PushConfigPage,
+  PushConfigPageQuery,
+  SimService,
+} from '../runtime/service.js';
 import type { TaskStream } from '../runtime/stream.js';
 import type { Scenario } from '../scenario/model.js';
 import type { ScenarioRegistry } from '../scenario/registry.js';
@@ -39,6 +52,11 @@ export interface ChaosOptions {
   faults: FaultLog;
 }
 
+/** The call, carrying how the webhooks it creates misbehave. */
+function withDeliveryChaos(ctx: CallContext, plan: ChaosPlan | undefined): CallContext {
+  return plan?.delivery ? { ...ctx, deliveryChaos: plan.delivery } : ctx;
+}
+
 /** Whether any scenario of a registry has chaos of its own (registries are replaced, never changed). */
 const chaosInRegistry = new WeakMap<ScenarioRegistry, boolean>();
 
@@ -53,15 +71,15 @@ export class ChaosService implements A2AService {
 
   async send(request: SendRequest, ctx: CallContext) {
     const plan = this.planFor(ctx, () => this.inner.scenarioFor(request, ctx), request.message.metadata);
-    const random = this.refuseOrPass(plan, ctx);
-    const result = await this.inner.send(request, ctx);
+    const random = this.refuseOrPass(plan, ctx, request.message.taskId);
+    const result = await this.inner.send(request, withDeliveryChaos(ctx, plan));
     await this.answerLater(plan, random, ctx, result.kind === 'task' ? result.task.id : undefined);
     return result;
   }
 
   async stream(request: SendRequest, ctx: CallContext): Promise<TaskStream> {
     const plan = this.planFor(ctx, () => this.inner.scenarioFor(request, ctx), request.message.metadata);
-    return this.disturb(await this.inner.stream(request, ctx), plan, ctx);
+    return this.disturb(await this.inner.stream(request, withDeliveryChaos(ctx, plan)), plan, ctx);
   }
 
   async getTask(id: string, historyLength: number | undefined, ctx: CallContext): Promise<TaskView> {
@@ -91,6 +109,47 @@ export class ChaosService implements A2AService {
     );
   }
 
+  async createPushConfig(taskId: string, input: PushConfigInput, ctx: CallContext): Promise<PushConfig> {
+    const plan = this.planFor(ctx, () => this.inner.scenarioOfTask(taskId, ctx));
+    return this.call(
+      ctx,
+      () => this.inner.scenarioOfTask(taskId, ctx),
+      taskId,
+      () => this.inner.createPushConfig(taskId, input, withDeliveryChaos(ctx, plan)),
+    );
+  }
+
+  async getPushConfig(taskId: string, configId: string | undefined, ctx: CallContext): Promise<PushConfig> {
+    return this.call(
+      ctx,
+      () => this.inner.scenarioOfTask(taskId, ctx),
+      taskId,
+      () => this.inner.getPushConfig(taskId, configId, ctx),
+    );
+  }
+
+  async listPushConfigs(
+    taskId: string,
+    page: PushConfigPageQuery,
+    ctx: CallContext,
+  ): Promise<PushConfigPage> {
+    return this.call(
+      ctx,
+      () => this.inner.scenarioOfTask(taskId, ctx),
+      taskId,
+      () => this.inner.listPushConfigs(taskId, page, ctx),
+    );
+  }
+
+  async deletePushConfig(taskId: string, configId: string, ctx: CallContext): Promise<void> {
+    return this.call(
+      ctx,
+      () => this.inner.scenarioOfTask(taskId, ctx),
+      taskId,
+      () => this.inner.deletePushConfig(taskId, configId, ctx),
+    );
+  }
+
   subscribe(id: string, ctx: CallContext, resume: { afterSeq?: number } = {}): TaskStream {
     const plan = this.planFor(ctx, () => this.inner.scenarioOfTask(id, ctx));
     return this.disturb(this.inner.subscribe(id, ctx, resume), plan, ctx);
@@ -104,7 +163,7 @@ export class ChaosService implements A2AService {
     work: () => T,
   ): Promise<T> {
     const plan = this.planFor(ctx, scenario);
-    const random = this.refuseOrPass(plan, ctx);
+    const random = this.refuseOrPass(plan, ctx, taskId);
     const result = work();
     await this.answerLater(plan, random, ctx, taskId);
     return result;
@@ -180,7 +239,11 @@ export class ChaosService implements A2AService {
   }
 
   /** Throws the call's injected error, if it draws one; returns the call's random stream. */
-  private refuseOrPass(plan: ChaosPlan | undefined, ctx: CallContext): Random | undefined {
+  private refuseOrPass(
+    plan: ChaosPlan | undefined,
+    ctx: CallContext,
+    taskId: string | undefined,
+  ): Random | undefined {
     if (!plan) return undefined;
     const n = ++this.calls;
     const random = new Random(`${this.options.seed}/chaos/call-${n}`);
@@ -188,7 +251,11 @@ export class ChaosService implements A2AService {
     if (!errors) return random;
     const fails = errors.onCall === n || (errors.rate !== undefined && random.next() < errors.rate);
     if (!fails) return random;
-    this.record(plan, ctx, { kind: 'error', detail: { error: errors.kind, call: n } });
+    this.record(plan, ctx, {
+      kind: 'error',
+      detail: { error: errors.kind, call: n },
+      ...(taskId && { taskId }),
+    });
     const why = `simulated by chaos profile "${plan.name}"`;
     switch (errors.kind) {
       case '503':

@@ -76,18 +76,39 @@ export function withServerOptions<T>(yargs: Argv<T>) {
       default: formatDuration(DEFAULTS.retention.eventTtlMs),
       describe: 'How long task events stay replayable for resuming streams, e.g. 10m, 24h',
       group: 'Retention:',
-      coerce: (value: string) => {
-        const ms = parseDuration(value);
-        if (ms === undefined)
-          throw new Error(`--event-ttl must be a duration like "10m" or "24h", got "${value}"`);
-        return ms;
-      },
+      coerce: (value: string) => durationOption('--event-ttl', value),
     })
     .option('max-events', {
       type: 'number',
       default: DEFAULTS.retention.maxEventsPerTask,
       describe: 'Events kept per task for resuming streams (older ones go first)',
       group: 'Retention:',
+    })
+    .option('push', {
+      type: 'boolean',
+      default: DEFAULTS.push.enabled,
+      describe:
+        'Deliver push notifications to webhooks (--no-push: every push call answers PushNotificationNotSupportedError)',
+      group: 'Push notifications:',
+    })
+    .option('push-block-private', {
+      type: 'boolean',
+      default: DEFAULTS.push.blockPrivate,
+      describe: 'Refuse webhook URLs on private, loopback and link-local addresses (the SSRF filter)',
+      group: 'Push notifications:',
+    })
+    .option('push-timeout', {
+      type: 'string',
+      default: formatDuration(DEFAULTS.push.timeoutMs),
+      describe: 'How long each webhook delivery attempt may take, e.g. 10s',
+      group: 'Push notifications:',
+      coerce: (value: string) => durationOption('--push-timeout', value),
+    })
+    .option('push-attempts', {
+      type: 'number',
+      default: DEFAULTS.push.maxAttempts,
+      describe: 'Attempts per event and webhook before giving up (retries back off exponentially)',
+      group: 'Push notifications:',
     })
     .option('api-key', {
       type: 'string',
@@ -116,6 +137,10 @@ export function withServerOptions<T>(yargs: Argv<T>) {
       if (!(argv.speed >= 0)) throw new Error(`--speed must be 0 or more, got ${argv.speed}`);
       if (!(Number.isInteger(argv['max-events']) && argv['max-events'] >= 1))
         throw new Error(`--max-events must be a whole number of 1 or more, got ${argv['max-events']}`);
+      if (!(Number.isInteger(argv['push-attempts']) && argv['push-attempts'] >= 1))
+        throw new Error(`--push-attempts must be a whole number of 1 or more, got ${argv['push-attempts']}`);
+      if (!(argv['push-timeout'] > 0))
+        throw new Error(`--push-timeout must be longer than 0, got ${argv['push-timeout']}`);
       if (!(argv['keep-alive'] >= 0))
         throw new Error(`--keep-alive must be 0 or more, got ${argv['keep-alive']}`);
       if (argv['public-url'] !== undefined && !/^https?:\/\/[^\s/]+/.test(argv['public-url'])) {
@@ -123,6 +148,12 @@ export function withServerOptions<T>(yargs: Argv<T>) {
       }
       return true;
     });
+}
+
+function durationOption(name: string, value: string): number {
+  const ms = parseDuration(value);
+  if (ms === undefined) throw new Error(`${name} must be a duration like "10m" or "24h", got "${value}"`);
+  return ms;
 }
 
 /** `["k1", "k2=ws-1,ws-2"]` → `{ k1: ["*"], k2: ["ws-1", "ws-2"] }`: no workspaces means any. */

@@ -102,6 +102,28 @@ export interface SendConfiguration {
   acceptedOutputModes?: string[];
   historyLength?: number;
   returnImmediately?: boolean;
+  /** A webhook for the task this message creates (v1.0 `taskPushNotificationConfig`). */
+  pushConfig?: PushConfigInput;
+}
+
+/** Where a webhook delivery goes and how it authenticates (§5). */
+export interface PushConfigInput {
+  /** The client's id for it; the server makes one when absent. */
+  id?: string;
+  url: string;
+  /** Sent back in `X-A2A-Notification-Token`, so the receiver can check the delivery is for it. */
+  token?: string;
+  /** Sent as `Authorization: <scheme> <credentials>`. */
+  authentication?: { scheme: string; credentials?: string };
+}
+
+/** The A2A version whose shapes a webhook receives: that of the binding the config was made on. */
+export type PushDialect = '1.0' | '0.3';
+
+export interface PushConfig extends PushConfigInput {
+  id: string;
+  taskId: string;
+  dialect: PushDialect;
 }
 
 export interface SendRequest {

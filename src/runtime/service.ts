@@ -12,12 +12,16 @@ import type {
   ListTasksQuery,
   LoggedEvent,
   Message,
+  PushConfig,
+  PushConfigInput,
+  PushDialect,
   SendRequest,
   SendResult,
   Task,
   TaskView,
 } from '../domain/types.js';
 import { planReply, planTurn, textOf } from '../engine/plan.js';
+import type { DeliveryChaos } from '../chaos/plan.js';
 import type { Clock } from '../lib/clock.js';
 import { loadFaker } from '../lib/fake-data.js';
 import { Random, taskStreams } from '../lib/random.js';
@@ -37,11 +41,18 @@ export interface CallContext {
   continueInContext?: boolean;
   /** The wire request behind the call: what chaos keys on and what its records name. */
   request?: WireRequest;
+  /** How the webhooks this call creates misbehave (set by the chaos layer). */
+  deliveryChaos?: DeliveryChaos;
 }
+
+/** Webhooks per task, at most: a client bug must not turn into unbounded deliveries. */
+export const MAX_PUSH_CONFIGS_PER_TASK = 10;
 
 export interface WireRequest {
   /** e.g. `REST`, `JSON-RPC 1.0`, `JSON-RPC 0.3`, `gateway`. */
   binding: string;
+  /** The A2A version of its shapes: webhooks made on it receive the same. */
+  version: PushDialect;
   /** e.g. `POST /message:stream`, `SendMessage`, `tasks/resubscribe`. */
   operation: string;
   /** The JSON-RPC request id, if any. */
@@ -60,6 +71,32 @@ export interface A2AService {
   listTasks(query: ListTasksQuery, ctx: CallContext): Awaitable<ListTasksPage>;
   cancelTask(id: string, ctx: CallContext): Awaitable<TaskView>;
   subscribe(id: string, ctx: CallContext, resume?: { afterSeq?: number }): Awaitable<TaskStream>;
+  createPushConfig(taskId: string, input: PushConfigInput, ctx: CallContext): Awaitable<PushConfig>;
+  /** Without `configId`, the task's first config (v0.3 `tasks/pushNotificationConfig/get` by task id). */
+  getPushConfig(taskId: string, configId: string | undefined, ctx: CallContext): Awaitable<PushConfig>;
+  listPushConfigs(taskId: string, page: PushConfigPageQuery, ctx: CallContext): Awaitable<PushConfigPage>;
+  /** Idempotent: deleting a config that is not there succeeds. */
+  deletePushConfig(taskId: string, configId: string, ctx: CallContext): Awaitable<void>;
+}
+
+export interface PushConfigPageQuery {
+  pageSize?: number;
+  pageToken?: string;
+}
+
+export interface PushConfigPage {
+  configs: PushConfig[];
+  /** `""` on the last page. */
+  nextPageToken: string;
+}
+
+/** Delivers a task's events to its webhooks; the simulator's is in `src/push/`. */
+export interface PushDelivery {
+  /** Refuses a URL the deliveries may not go to (the SSRF filter); throws InvalidParams. */
+  checkUrl(url: string): void;
+  /** Starts delivering the events after `afterSeq` to `config`. */
+  start(record: TaskRecord, config: PushConfig, afterSeq: number, ctx: CallContext): void;
+  stop(config: PushConfig): void;
 }
 
 export interface ServiceOptions {
@@ -72,6 +109,8 @@ export interface ServiceOptions {
   inputModes: readonly string[];
   /** Whether a stream ends when its task pauses in auth-required (it always ends at input-required). */
   closeStreamOnAuthRequired: boolean;
+  /** Webhook delivery; absent, push is off and every push call is PushNotificationNotSupportedError. */
+  push?: PushDelivery;
 }
 
 export class SimService implements A2AService {
@@ -204,6 +243,56 @@ export class SimService implements A2AService {
     return followTask(record, { afterSeq, closeOnAuthRequired: this.options.closeStreamOnAuthRequired });
   }
 
+  createPushConfig(taskId: string, input: PushConfigInput, ctx: CallContext): PushConfig {
+    this.checkPushConfig(input);
+    const record = this.find(taskId, ctx);
+    return this.attachPush(record, input, record.log.latestSeq, ctx);
+  }
+
+  getPushConfig(taskId: string, configId: string | undefined, ctx: CallContext): PushConfig {
+    this.pushOrRefuse();
+    const configs = this.find(taskId, ctx).pushConfigs;
+    const config = configId === undefined ? configs.values().next().value : configs.get(configId);
+    if (!config) {
+      throw new A2AError(
+        'TaskNotFoundError',
+        `Push notification config not found: task ${taskId} has ${configId === undefined ? 'none' : `no config "${configId}"`}.`,
+        { metadata: { taskId, ...(configId !== undefined && { configId }) } },
+      );
+    }
+    return config;
+  }
+
+  listPushConfigs(taskId: string, page: PushConfigPageQuery, ctx: CallContext): PushConfigPage {
+    this.pushOrRefuse();
+    const configs = [...this.find(taskId, ctx).pushConfigs.values()];
+    const size = page.pageSize || MAX_PUSH_CONFIGS_PER_TASK;
+    if (!Number.isInteger(size) || size < 0) {
+      throw invalidParams([
+        { field: 'pageSize', description: `must be a positive integer, got ${page.pageSize}` },
+      ]);
+    }
+    const start = page.pageToken ? configs.findIndex((c) => c.id === page.pageToken) : 0;
+    if (start < 0) {
+      throw invalidParams([
+        {
+          field: 'pageToken',
+          description: "use the nextPageToken of a previous list of this task's configs",
+        },
+      ]);
+    }
+    return { configs: configs.slice(start, start + size), nextPageToken: configs[start + size]?.id ?? '' };
+  }
+
+  deletePushConfig(taskId: string, configId: string, ctx: CallContext): void {
+    this.pushOrRefuse();
+    const record = this.find(taskId, ctx);
+    const config = record.pushConfigs.get(configId);
+    if (!config) return;
+    record.pushConfigs.delete(configId);
+    this.options.push!.stop(config);
+  }
+
   /** The task as it is now, whole, if the caller can see it. */
   currentTask(id: string, ctx: CallContext): Task | undefined {
     return this.options.store.get(id, ctx.scope)?.task;
@@ -225,6 +314,63 @@ export class SimService implements A2AService {
       metadata: { ...request.metadata, ...message.metadata },
     });
     return selection.kind === 'matched' ? selection.scenario : undefined;
+  }
+
+  private pushOrRefuse(): PushDelivery {
+    if (!this.options.push) {
+      throw new A2AError(
+        'PushNotificationNotSupportedError',
+        'Push notifications are turned off on this simulator (capabilities.pushNotifications is false).',
+      );
+    }
+    return this.options.push;
+  }
+
+  private checkPushConfig(input: PushConfigInput): void {
+    const push = this.pushOrRefuse();
+    let url: URL | undefined;
+    try {
+      url = new URL(input.url);
+    } catch {
+      // reported below
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+      throw invalidParams([
+        { field: 'url', description: `must be an absolute http(s) URL, got "${input.url}"` },
+      ]);
+    }
+    push.checkUrl(input.url);
+  }
+
+  /** Stores a config on the task and starts delivering the events after `afterSeq` to it. */
+  private attachPush(
+    record: TaskRecord,
+    input: PushConfigInput,
+    afterSeq: number,
+    ctx: CallContext,
+  ): PushConfig {
+    const { pushConfigs } = record;
+    const replaces = input.id !== undefined && pushConfigs.has(input.id);
+    if (!replaces && pushConfigs.size >= MAX_PUSH_CONFIGS_PER_TASK) {
+      throw invalidParams([
+        {
+          field: 'url',
+          description: `task ${record.id} already has ${MAX_PUSH_CONFIGS_PER_TASK} push configs; delete one first`,
+        },
+      ]);
+    }
+    const seed = this.runs.get(record.id)?.seed ?? record.id;
+    const config: PushConfig = {
+      ...input,
+      id: input.id ?? new Random(`${seed}/push/${record.log.latestSeq}/${pushConfigs.size}`).uuid(),
+      taskId: record.id,
+      dialect: ctx.request?.version ?? '1.0',
+    };
+    const previous = pushConfigs.get(config.id);
+    if (previous) this.options.push!.stop(previous);
+    pushConfigs.set(config.id, config);
+    this.options.push!.start(record, config, afterSeq, ctx);
+    return config;
   }
 
   private checkCursor(record: TaskRecord, afterSeq: number): void {
@@ -276,6 +422,9 @@ export class SimService implements A2AService {
     }
     checkHistoryLength(request.configuration?.historyLength, 'configuration.historyLength');
     this.checkInputModes(message);
+    // Checked on every message, though only a message that creates a task attaches it.
+    const push = request.configuration?.pushConfig;
+    if (push) this.checkPushConfig(push);
     const metadata: JsonObject = { ...request.metadata, ...message.metadata };
     if (message.taskId !== undefined) return this.resume(message, metadata, ctx);
     const waiting =
@@ -314,6 +463,8 @@ export class SimService implements A2AService {
     const record = this.options.store.create(task, ctx.scope, scenario.id, now);
     const run = new TaskRun(record, scenario, seed, this.options);
     this.runs.set(taskId, run);
+    // Before the turn plays: the webhook gets every event from the task's creation on.
+    if (push) this.attachPush(record, push, 0, ctx);
     run.play(
       planTurn({
         scenario,

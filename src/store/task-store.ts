@@ -7,7 +7,7 @@
  */
 import { A2AError } from '../domain/errors.js';
 import { applyEvent, canApply, isTerminal } from '../domain/lifecycle.js';
-import type { ListTasksQuery, LoggedEvent, Task, TaskEvent } from '../domain/types.js';
+import type { ListTasksQuery, LoggedEvent, PushConfig, Task, TaskEvent } from '../domain/types.js';
 import { EventLog } from './event-log.js';
 
 export interface RetentionOptions {
@@ -28,6 +28,8 @@ export interface TaskRecord {
   task: Task;
   /** Store-wide counter of status changes: breaks ties between equal status timestamps in listings. */
   statusOrder: number;
+  /** The task's webhooks, by config id, in creation order. */
+  readonly pushConfigs: Map<string, PushConfig>;
 }
 
 export interface TaskPage {
@@ -81,6 +83,7 @@ export class TaskStore {
       log: new EventLog(this.retention.maxEventsPerTask, this.retention.eventTtlMs),
       task,
       statusOrder: ++this.statusCounter,
+      pushConfigs: new Map(),
     };
     this.records.set(task.id, record);
     record.log.append({ taskId: task.id, contextId: task.contextId, atMs, event: { kind: 'task', task } });

@@ -188,19 +188,6 @@ describe('JSON-RPC A2A errors', () => {
     expectRpcError(await call('CancelTask', { id: completedTaskId }), -32002, 'TASK_NOT_CANCELABLE');
   });
 
-  it.each([
-    ['CreateTaskPushNotificationConfig', { taskId: 't', url: 'http://127.0.0.1/hook' }],
-    ['GetTaskPushNotificationConfig', { taskId: 't', id: 'c' }],
-    ['ListTaskPushNotificationConfigs', { taskId: 't' }],
-    ['DeleteTaskPushNotificationConfig', { taskId: 't', id: 'c' }],
-    [
-      'SendMessage',
-      { ...send('hi'), configuration: { taskPushNotificationConfig: { url: 'http://127.0.0.1/hook' } } },
-    ],
-  ])('answers %s with -32003 while push is off', async (method, params) => {
-    expectRpcError(await call(method, params), -32003, 'PUSH_NOTIFICATION_NOT_SUPPORTED');
-  });
-
   it('answers a message to a completed task, and subscribing to it, with -32004', async () => {
     expectRpcError(
       await call('SendMessage', send('again', { taskId: completedTaskId })),
@@ -290,11 +277,6 @@ describe('REST errors', () => {
     );
   });
 
-  it('answers the push config paths with PUSH_NOTIFICATION_NOT_SUPPORTED while push is off', async () => {
-    const res = await request(t.url).get(`/tasks/${completedTaskId}/pushNotificationConfigs`);
-    expectRestError(res, 400, 'FAILED_PRECONDITION', 'PUSH_NOTIFICATION_NOT_SUPPORTED');
-  });
-
   it('answers an undeclared A2A-Version with 400 VERSION_NOT_SUPPORTED', async () => {
     const res = await request(t.url).get(`/tasks/${completedTaskId}`).set('A2A-Version', '9.9');
     expectRestError(res, 400, 'FAILED_PRECONDITION', 'VERSION_NOT_SUPPORTED');
@@ -371,4 +353,66 @@ it('keeps serving after all of the above', async () => {
   const res = await request(t.url).get(`/tasks/${completedTaskId}`);
   expect(res.status).toBe(200);
   expect(res.body.status.state).toBe('TASK_STATE_COMPLETED');
+});
+
+describe('push turned off (push.enabled false)', () => {
+  let off: TestSim;
+  let taskId: string;
+  beforeAll(async () => {
+    off = await startSim({ speed: 0, push: { enabled: false } });
+    const res = await request(off.url).post('/message:send').send(send('What is the weather today?'));
+    taskId = res.body.task.id;
+  });
+  afterAll(() => off.close());
+
+  it('says so on the card', async () => {
+    const v1 = await request(off.url).get('/.well-known/agent-card.json').set('A2A-Version', '1.0');
+    expect(v1.body.capabilities.pushNotifications).toBe(false);
+    const v03 = await request(off.url).get('/.well-known/agent-card.json');
+    expect(v03.body.capabilities.pushNotifications).toBe(false);
+  });
+
+  it.each([
+    ['CreateTaskPushNotificationConfig', { url: 'http://127.0.0.1/hook' }],
+    ['GetTaskPushNotificationConfig', { id: 'c' }],
+    ['ListTaskPushNotificationConfigs', {}],
+    ['DeleteTaskPushNotificationConfig', { id: 'c' }],
+  ])('answers %s with -32003', async (method, params) => {
+    const res = await request(off.url)
+      .post('/')
+      .send({ jsonrpc: '2.0', id: 1, method, params: { taskId, ...params } });
+    expectRpcError(res, -32003, 'PUSH_NOTIFICATION_NOT_SUPPORTED');
+  });
+
+  it('answers a SendMessage with an inline config with -32003, and creates no task', async () => {
+    const before = (await request(off.url).get('/tasks')).body.totalSize;
+    const res = await request(off.url)
+      .post('/')
+      .send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'SendMessage',
+        params: {
+          ...send('What is the weather today?'),
+          configuration: { taskPushNotificationConfig: { url: 'http://127.0.0.1/hook' } },
+        },
+      });
+    expectRpcError(res, -32003, 'PUSH_NOTIFICATION_NOT_SUPPORTED');
+    expect((await request(off.url).get('/tasks')).body.totalSize).toBe(before);
+  });
+
+  it.each([
+    ['POST', ''],
+    ['GET', ''],
+    ['GET', '/c'],
+    ['DELETE', '/c'],
+  ])(
+    'answers %s /tasks/{id}/pushNotificationConfigs%s with 400 PUSH_NOTIFICATION_NOT_SUPPORTED',
+    async (method, tail) => {
+      const path = `/tasks/${taskId}/pushNotificationConfigs${tail}`;
+      const req = request(off.url)[method.toLowerCase() as 'get' | 'post' | 'delete'](path);
+      const res = method === 'POST' ? await req.send({ url: 'http://127.0.0.1/hook' }) : await req;
+      expectRestError(res, 400, 'FAILED_PRECONDITION', 'PUSH_NOTIFICATION_NOT_SUPPORTED');
+    },
+  );
 });

@@ -255,8 +255,18 @@ describe('v0.3 errors: the same codes, data as an object with the reason', () =>
       'message/send',
       { message: message('hi'), configuration: { pushNotificationConfig: { url: 'http://127.0.0.1/hook' } } },
     ],
-  ])('answers %s with -32003 while push is off', async (method, params) => {
-    expectRpcError((await rpc(method, params)).body, -32003, 'PUSH_NOTIFICATION_NOT_SUPPORTED');
+  ])('answers %s with -32003 while push is turned off', async (method, params) => {
+    const off = await startSim({ push: { enabled: false } });
+    try {
+      const res = await fetch(`${off.url}/`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      });
+      expectRpcError(await res.json(), -32003, 'PUSH_NOTIFICATION_NOT_SUPPORTED');
+    } finally {
+      await off.close();
+    }
   });
 
   it('answers a message to a completed task with -32004', async () => {

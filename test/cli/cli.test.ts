@@ -159,6 +159,10 @@ describe('a2a-sim --help', () => {
       '--public-url',
       '--no-builtins',
       '--api-key',
+      '--no-push',
+      '--push-block-private',
+      '--push-timeout',
+      '--push-attempts',
     ]) {
       expect(result.stdout).toContain(option);
     }
@@ -224,6 +228,31 @@ describe('a2a-sim serve (the Dockerfile start command)', () => {
     const result = await run(['serve', '--event-ttl', 'soon']);
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('--event-ttl must be a duration like "10m" or "24h", got "soon"');
+  });
+
+  it('turns push notifications off with --no-push (or A2A_SIM_PUSH=false)', async () => {
+    for (const [args, env] of [
+      [['serve', '--port', '0', '--no-push'], {}],
+      [['serve', '--port', '0'], { A2A_SIM_PUSH: 'false' }],
+    ] as const) {
+      const server = serve([...args], env);
+      const url = await server.url;
+      expect(server.banner()).toContain('push        off');
+      const card = (await (await fetch(`${url}/.well-known/agent-card.json`)).json()) as any;
+      expect(card.capabilities.pushNotifications).toBe(false);
+      const list = await fetch(`${url}/tasks/t/pushNotificationConfigs`);
+      expect(list.status).toBe(400);
+      await server.stop();
+    }
+  });
+
+  it.each([
+    [['--push-attempts', '0'], '--push-attempts must be a whole number of 1 or more, got 0'],
+    [['--push-timeout', 'soon'], '--push-timeout must be a duration like "10m" or "24h", got "soon"'],
+  ])('refuses %j before starting', async (args, message) => {
+    const result = await run(['serve', ...args]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(message);
   });
 
   it('refuses an invalid port before starting', async () => {

@@ -8,13 +8,15 @@ import type {
   JsonObject,
   Message,
   Part,
+  PushConfig,
+  PushConfigInput,
   Role,
   SendRequest,
   TaskStatus,
   TaskView,
 } from '../../domain/types.js';
 import type { DataItem } from '../../runtime/stream.js';
-import { readSendRequest, type SendRequestGrammar } from '../shared/send-request.js';
+import { readPushConfig, readSendRequest, type SendRequestGrammar } from '../shared/send-request.js';
 import { BASE64, describe, field, join, WireReader } from '../shared/wire-reader.js';
 
 type WireObject = Record<string, unknown>;
@@ -133,6 +135,25 @@ export function toWireStreamResult(item: DataItem): WireObject {
   }
 }
 
+/** A TaskPushNotificationConfig: `{taskId, pushNotificationConfig}`, auth `schemes` as a list. */
+export function toWirePushConfig(config: PushConfig): WireObject {
+  const { id, taskId, url, token, authentication } = config;
+  return {
+    taskId,
+    pushNotificationConfig: {
+      id,
+      url,
+      ...(token && { token }),
+      ...(authentication && {
+        authentication: {
+          schemes: [authentication.scheme],
+          ...(authentication.credentials && { credentials: authentication.credentials }),
+        },
+      }),
+    },
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Wire → domain
 
@@ -152,7 +173,48 @@ const V03_GRAMMAR: SendRequestGrammar = {
     const blocking = reader.boolean(config, 'blocking', path);
     return blocking === undefined ? undefined : !blocking;
   },
+  pushConfigKey: 'pushNotificationConfig',
+  // v1.0 keeps one scheme; so does the SDK's translation: the first.
+  readAuthScheme: (reader, auth, path) => {
+    const schemes = field(auth, 'schemes');
+    if (schemes == null || (Array.isArray(schemes) && schemes.length === 0)) {
+      return reader.fail(join(path, 'schemes'), 'needs a scheme, e.g. ["Bearer"]');
+    }
+    return reader.stringList(auth, 'schemes', path)?.[0];
+  },
 };
+
+/** `tasks/pushNotificationConfig/set` params: `{taskId, pushNotificationConfig}`. */
+export function fromWireSetPushConfigRequest(value: unknown): { taskId: string; config: PushConfigInput } {
+  const reader = new WireReader();
+  const params = reader.object(value, 'params');
+  reader.check();
+  const taskId = reader.string(params!, 'taskId', '', true);
+  const raw = field(params!, 'pushNotificationConfig');
+  const config =
+    raw == null
+      ? reader.fail('pushNotificationConfig', 'is required')
+      : readPushConfig(reader, raw, 'pushNotificationConfig', V03_GRAMMAR);
+  reader.check();
+  return { taskId: taskId!, config: config! };
+}
+
+/**
+ * `tasks/pushNotificationConfig/get` and `…/delete` params: the task by `id`, the config by
+ * `pushNotificationConfigId` (optional for get: the task's first config).
+ */
+export function fromWirePushConfigIdRequest(
+  value: unknown,
+  configRequired: boolean,
+): { taskId: string; configId?: string } {
+  const reader = new WireReader();
+  const params = reader.object(value, 'params');
+  reader.check();
+  const taskId = reader.string(params!, 'id', '', true);
+  const configId = reader.string(params!, 'pushNotificationConfigId', '', configRequired);
+  reader.check();
+  return { taskId: taskId!, ...(configId !== undefined && { configId }) };
+}
 
 function readPart(reader: WireReader, value: unknown, path: string): Part | undefined {
   const obj = reader.object(value, path);

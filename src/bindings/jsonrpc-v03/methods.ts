@@ -1,8 +1,10 @@
 /**
  * The A2A v0.3 JSON-RPC dialect (§2): slash-named methods, `kind`-tagged params and results.
  * `message/send` answers the bare Task or Message; stream frames carry bare `kind` objects, with
- * `final: true` on the status that ends the stream. v0.3 has no `tasks/list` (-32601), and
- * `tasks/resubscribe` always answers with an event stream, failures included, as the SDK server does.
+ * `final: true` on the status that ends the stream. Push configs travel as
+ * `{taskId, pushNotificationConfig}`; `…/list` answers a bare array, `…/delete` null. v0.3 has no
+ * `tasks/list` (-32601), and `tasks/resubscribe` always answers with an event stream, failures
+ * included, as the SDK server does.
  *
  * @example
  * {"jsonrpc":"2.0","id":1,"method":"tasks/resubscribe","params":{"taskId":"t1","afterSeq":3}}
@@ -15,20 +17,16 @@ import type { JsonRpcDialect, MethodHandler } from '../shared/jsonrpc-endpoint.j
 import { rpcResult } from '../shared/jsonrpc.js';
 import { fromWireTaskIdRequest } from '../shared/proto-json.js';
 import {
+  fromWirePushConfigIdRequest,
   fromWireResubscribeRequest,
   fromWireSendRequest,
+  fromWireSetPushConfigRequest,
   toWireMessage,
+  toWirePushConfig,
   toWireStreamResult,
   toWireTask,
 } from './codec.js';
 import { toRpcError } from './errors.js';
-
-const pushNotSupported = () => {
-  throw new A2AError(
-    'PushNotificationNotSupportedError',
-    'Push Notification is not supported by this agent (capabilities.pushNotifications is false).',
-  );
-};
 
 export const JSONRPC_V03: JsonRpcDialect = {
   version: '0.3',
@@ -84,10 +82,41 @@ export const JSONRPC_V03: JsonRpcDialect = {
         };
       },
     ],
-    ['tasks/pushNotificationConfig/set', pushNotSupported],
-    ['tasks/pushNotificationConfig/get', pushNotSupported],
-    ['tasks/pushNotificationConfig/list', pushNotSupported],
-    ['tasks/pushNotificationConfig/delete', pushNotSupported],
+    [
+      'tasks/pushNotificationConfig/set',
+      async (params, { service }, call) => {
+        const { taskId, config } = fromWireSetPushConfigRequest(params);
+        return {
+          kind: 'result',
+          result: toWirePushConfig(await service.createPushConfig(taskId, config, call())),
+        };
+      },
+    ],
+    [
+      'tasks/pushNotificationConfig/get',
+      async (params, { service }, call) => {
+        const { taskId, configId } = fromWirePushConfigIdRequest(params, false);
+        return {
+          kind: 'result',
+          result: toWirePushConfig(await service.getPushConfig(taskId, configId, call())),
+        };
+      },
+    ],
+    [
+      'tasks/pushNotificationConfig/list',
+      async (params, { service }, call) => {
+        const { configs } = await service.listPushConfigs(fromWireTaskIdRequest(params).id, {}, call());
+        return { kind: 'result', result: configs.map(toWirePushConfig) };
+      },
+    ],
+    [
+      'tasks/pushNotificationConfig/delete',
+      async (params, { service }, call) => {
+        const { taskId, configId } = fromWirePushConfigIdRequest(params, true);
+        await service.deletePushConfig(taskId, configId!, call());
+        return { kind: 'result', result: null };
+      },
+    ],
     [
       'agent/getAuthenticatedExtendedCard',
       (_params, { cards }, _call, req) => {

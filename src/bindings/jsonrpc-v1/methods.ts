@@ -1,16 +1,22 @@
 /**
  * The A2A v1.0 JSON-RPC dialect (§2): PascalCase method names, ProtoJSON params and results.
- * SendMessage wraps its result (`{"task"}` / `{"message"}`); GetTask and CancelTask answer a bare Task.
+ * SendMessage wraps its result (`{"task"}` / `{"message"}`); GetTask and CancelTask answer a bare Task;
+ * DeleteTaskPushNotificationConfig answers `null`, as the SDK server does.
  */
 import { A2AError } from '../../domain/errors.js';
 import type { JsonRpcDialect, MethodHandler } from '../shared/jsonrpc-endpoint.js';
 import { lastEventId } from '../shared/http.js';
 import { rpcResult } from '../shared/jsonrpc.js';
 import {
+  fromWireListPushConfigsRequest,
   fromWireListTasksRequest,
+  fromWirePushConfig,
+  fromWirePushConfigIdRequest,
   fromWireSendRequest,
   fromWireTaskIdRequest,
   toWireMessage,
+  toWirePushConfig,
+  toWirePushConfigPage,
   toWireStreamResponse,
   toWireTask,
 } from '../shared/proto-json.js';
@@ -25,13 +31,6 @@ function tenantOf(params: unknown): string | undefined {
       : undefined;
   return typeof tenant === 'string' ? tenant : undefined;
 }
-
-const pushNotSupported = () => {
-  throw new A2AError(
-    'PushNotificationNotSupportedError',
-    'Push notifications are not supported by this agent.',
-  );
-};
 
 export const JSONRPC_V1: JsonRpcDialect = {
   version: '1.0',
@@ -103,10 +102,41 @@ export const JSONRPC_V1: JsonRpcDialect = {
         };
       },
     ],
-    ['CreateTaskPushNotificationConfig', pushNotSupported],
-    ['GetTaskPushNotificationConfig', pushNotSupported],
-    ['ListTaskPushNotificationConfigs', pushNotSupported],
-    ['DeleteTaskPushNotificationConfig', pushNotSupported],
+    [
+      'CreateTaskPushNotificationConfig',
+      async (params, { service }, call) => {
+        const { taskId, config } = fromWirePushConfig(params);
+        const tenant = tenantOf(params);
+        const created = await service.createPushConfig(taskId, config, call(tenant));
+        return { kind: 'result', result: toWirePushConfig(created, tenant) };
+      },
+    ],
+    [
+      'GetTaskPushNotificationConfig',
+      async (params, { service }, call) => {
+        const { taskId, id } = fromWirePushConfigIdRequest(params);
+        const tenant = tenantOf(params);
+        const config = await service.getPushConfig(taskId, id, call(tenant));
+        return { kind: 'result', result: toWirePushConfig(config, tenant) };
+      },
+    ],
+    [
+      'ListTaskPushNotificationConfigs',
+      async (params, { service }, call) => {
+        const { taskId, page } = fromWireListPushConfigsRequest(params);
+        const tenant = tenantOf(params);
+        const configs = await service.listPushConfigs(taskId, page, call(tenant));
+        return { kind: 'result', result: toWirePushConfigPage(configs, tenant) };
+      },
+    ],
+    [
+      'DeleteTaskPushNotificationConfig',
+      async (params, { service }, call) => {
+        const { taskId, id } = fromWirePushConfigIdRequest(params);
+        await service.deletePushConfig(taskId, id, call(tenantOf(params)));
+        return { kind: 'result', result: null };
+      },
+    ],
     [
       'GetExtendedAgentCard',
       (_params, { cards }, _call, req) => {

@@ -4,7 +4,7 @@
  */
 import { A2AError, invalidParams } from '../../domain/errors.js';
 import type { ListTasksQuery } from '../../domain/types.js';
-import { fromWireListTasksRequest } from '../shared/proto-json.js';
+import { fromWireListPushConfigsRequest, fromWireListTasksRequest } from '../shared/proto-json.js';
 
 export type RestOperation =
   | { op: 'send' }
@@ -79,6 +79,11 @@ const BOOLEAN_PARAMS = new Set(['includeArtifacts', 'include_artifacts']);
 /** Query parameters as the JSON a JSON-RPC client would have sent, then decoded the same way. */
 export function fromRestListQuery(query: URLSearchParams): ListTasksQuery {
   return fromWireListTasksRequest(typedQuery(query));
+}
+
+/** `GET /tasks/{taskId}/pushNotificationConfigs?pageSize=&pageToken=`: the path names the task. */
+export function fromRestPushConfigsQuery(query: URLSearchParams, taskId: string) {
+  return fromWireListPushConfigsRequest({ ...typedQuery(query), taskId });
 }
 
 export function fromRestHistoryLength(query: URLSearchParams): number | undefined {

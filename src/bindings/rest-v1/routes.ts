@@ -19,8 +19,11 @@ import {
   sendJson,
 } from '../shared/http.js';
 import {
+  fromWirePushConfig,
   fromWireSendRequest,
   toWireMessage,
+  toWirePushConfig,
+  toWirePushConfigPage,
   toWireStreamResponse,
   toWireTask,
 } from '../shared/proto-json.js';
@@ -28,6 +31,7 @@ import { pipeToSse, type StreamEncoding } from '../shared/stream.js';
 import {
   fromRestHistoryLength,
   fromRestListQuery,
+  fromRestPushConfigsQuery,
   matchRestPath,
   methodNotAllowed,
   type RestRoute,
@@ -88,13 +92,16 @@ async function handle(
       `This HTTP+JSON interface speaks A2A 1.0, but the request declares ${version ?? 'no version (0.3)'}: send "A2A-Version: 1.0".`,
     );
   }
+  const op = route.operation;
+  const path =
+    OPERATION_PATHS[op.op] + (op.op === 'push-configs' && op.configId !== undefined ? '/{id}' : '');
   const ctx: CallContext = callFor(context, req, {
     binding: 'REST',
-    operation: `${req.method} ${OPERATION_PATHS[route.operation.op]}`,
+    version: '1.0',
+    operation: `${req.method} ${path}`,
     ...(route.tenant !== undefined && { tenant: route.tenant }),
   });
   const { service } = context;
-  const op = route.operation;
   switch (op.op) {
     case 'send': {
       const result = await service.send(fromWireSendRequest(await jsonBody(context, req)), ctx);
@@ -134,11 +141,34 @@ async function handle(
       pipeToSse(req, res, stream, context.keepAlive, STREAM_ENCODING, context.report);
       return;
     }
-    case 'push-configs':
-      throw new A2AError(
-        'PushNotificationNotSupportedError',
-        'Push notifications are not supported by this agent.',
-      );
+    case 'push-configs': {
+      const { taskId, configId } = op;
+      const { tenant } = route;
+      if (req.method === 'POST') {
+        const { config } = fromWirePushConfig(await jsonBody(context, req), taskId);
+        const created = await service.createPushConfig(taskId, config, ctx);
+        sendJson(res, 201, toWirePushConfig(created, tenant), A2A_JSON);
+      } else if (req.method === 'DELETE') {
+        await service.deletePushConfig(taskId, configId!, ctx);
+        res.writeHead(204).end();
+      } else if (configId !== undefined) {
+        sendJson(
+          res,
+          200,
+          toWirePushConfig(await service.getPushConfig(taskId, configId, ctx), tenant),
+          A2A_JSON,
+        );
+      } else {
+        const { page } = fromRestPushConfigsQuery(url.searchParams, taskId);
+        sendJson(
+          res,
+          200,
+          toWirePushConfigPage(await service.listPushConfigs(taskId, page, ctx), tenant),
+          A2A_JSON,
+        );
+      }
+      return;
+    }
     case 'extended-card':
       if (!context.cards.extendedCardEnabled) {
         throw new A2AError('UnsupportedOperationError', 'This agent does not offer an extended agent card.');
@@ -156,7 +186,7 @@ const OPERATION_PATHS: Record<RestRoute['operation']['op'], string> = {
   list: '/tasks',
   cancel: '/tasks/{id}:cancel',
   subscribe: '/tasks/{id}:subscribe',
-  'push-configs': '/tasks/{id}/pushNotificationConfigs',
+  'push-configs': '/tasks/{taskId}/pushNotificationConfigs',
   'extended-card': '/extendedAgentCard',
 };
 

@@ -1,5 +1,6 @@
 /** What every binding is built from: the service, the stream keep-alive, the cards, and limits. */
 import type { IncomingMessage } from 'node:http';
+import type { PushDialect } from '../../domain/types.js';
 import type { A2AService, CallContext } from '../../runtime/service.js';
 import type { AgentCards } from '../agent-card.js';
 import type { AccessPolicy } from './auth.js';
@@ -33,6 +34,8 @@ export function agentCalls(agentId: string): (tenant?: string) => CallContext {
 /** A call as a binding sees it: the request, and what the binding makes of it. */
 export interface WireCall {
   binding: string;
+  /** The A2A version of the binding's shapes. */
+  version: PushDialect;
   operation: string;
   /** The JSON-RPC id, for JSON-RPC calls. */
   id?: string | number | null;
@@ -46,6 +49,7 @@ export function callFor(context: BindingContext, req: IncomingMessage, call: Wir
     ...context.callContext(call.tenant),
     request: {
       binding: call.binding,
+      version: call.version,
       operation: call.operation,
       ...(call.id !== undefined && { id: call.id }),
       ...(typeof chaos === 'string' && { chaos }),

@@ -104,7 +104,13 @@ export function jsonRpcEndpoint(
       const handler = dialect.methods.get(method);
       if (!handler) throw methodNotFound(method, dialect, dialects, declared === undefined);
       const call = (tenant?: string) =>
-        callFor(target, req, { binding: dialect.binding, operation: request.method, id: request.id, tenant });
+        callFor(target, req, {
+          binding: dialect.binding,
+          version: dialect.version === '0.3' ? '0.3' : '1.0',
+          operation: request.method,
+          id: request.id,
+          tenant,
+        });
       const outcome = await handler(request.params, target, call, req);
       if (outcome.kind === 'result') sendJson(res, 200, rpcResult(id, outcome.result), JSON_TYPE);
       else pipeToSse(req, res, outcome.stream, target.keepAlive, dialect.streamEncoding(id), target.report);

@@ -9,14 +9,17 @@ import type {
   ListTasksQuery,
   Message,
   Part,
+  PushConfig,
+  PushConfigInput,
   Role,
   SendRequest,
   TaskState,
   TaskStatus,
   TaskView,
 } from '../../domain/types.js';
+import type { PushConfigPage, PushConfigPageQuery } from '../../runtime/service.js';
 import type { DataItem } from '../../runtime/stream.js';
-import { readSendRequest, type SendRequestGrammar } from './send-request.js';
+import { readPushConfig, readSendRequest, type SendRequestGrammar } from './send-request.js';
 import { BASE64, join, WireReader } from './wire-reader.js';
 
 export const TASK_STATE_TO_WIRE = Object.freeze({
@@ -141,6 +144,32 @@ export function toWireStreamResponse(item: DataItem): Record<string, unknown> {
   }
 }
 
+/** A TaskPushNotificationConfig: flat, with its task (and the tenant it was asked in). */
+export function toWirePushConfig(config: PushConfig, tenant?: string): Record<string, unknown> {
+  const { id, taskId, url, token, authentication } = config;
+  return {
+    ...(tenant && { tenant }),
+    id,
+    taskId,
+    url,
+    ...(token && { token }),
+    ...(authentication && {
+      authentication: {
+        scheme: authentication.scheme,
+        ...(authentication.credentials && { credentials: authentication.credentials }),
+      },
+    }),
+  };
+}
+
+/** ListTaskPushNotificationConfigsResponse. */
+export function toWirePushConfigPage(page: PushConfigPage, tenant?: string): Record<string, unknown> {
+  return {
+    configs: page.configs.map((config) => toWirePushConfig(config, tenant)),
+    nextPageToken: page.nextPageToken,
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Wire → domain
 
@@ -155,7 +184,55 @@ const PROTO_JSON_GRAMMAR: SendRequestGrammar = {
   partExample: '{"text": "hello"}',
   readPart,
   readReturnImmediately: (reader, config, path) => reader.boolean(config, 'returnImmediately', path),
+  pushConfigKey: 'taskPushNotificationConfig',
+  readAuthScheme: (reader, auth, path) => reader.string(auth, 'scheme', path, true),
 };
+
+/**
+ * A TaskPushNotificationConfig to create: the JSON-RPC params, or the REST body, whose task the
+ * path names (`taskId`: the path wins over the body).
+ */
+export function fromWirePushConfig(
+  value: unknown,
+  taskId?: string,
+): { taskId: string; config: PushConfigInput } {
+  const reader = new WireReader();
+  const params = reader.object(value, taskId === undefined ? 'params' : 'body');
+  reader.check();
+  const task = taskId ?? reader.string(params!, 'taskId', '', true);
+  const config = readPushConfig(reader, params, '', PROTO_JSON_GRAMMAR);
+  reader.check();
+  return { taskId: task!, config: config! };
+}
+
+/** `{taskId, id}`: GetTaskPushNotificationConfigRequest, DeleteTaskPushNotificationConfigRequest. */
+export function fromWirePushConfigIdRequest(value: unknown): { taskId: string; id: string } {
+  const reader = new WireReader();
+  const params = reader.object(value, 'params');
+  reader.check();
+  const taskId = reader.string(params!, 'taskId', '', true);
+  const id = reader.string(params!, 'id', '', true);
+  reader.check();
+  return { taskId: taskId!, id: id! };
+}
+
+/** ListTaskPushNotificationConfigsRequest, from JSON-RPC params or typed REST query values. */
+export function fromWireListPushConfigsRequest(value: unknown): {
+  taskId: string;
+  page: PushConfigPageQuery;
+} {
+  const reader = new WireReader();
+  const params = reader.object(value, 'params');
+  reader.check();
+  const taskId = reader.string(params!, 'taskId', '', true);
+  const pageSize = reader.integer(params!, 'pageSize', '');
+  const pageToken = reader.string(params!, 'pageToken', '');
+  reader.check();
+  return {
+    taskId: taskId!,
+    page: { ...(pageSize !== undefined && { pageSize }), ...(pageToken && { pageToken }) },
+  };
+}
 
 const PART_MEMBERS = ['text', 'raw', 'url', 'data'] as const;
 

@@ -1,10 +1,19 @@
 /**
- * Reads a SendMessageRequest in any dialect. The envelope, the message fields and the send
- * configuration read alike in v1.0 and v0.3; a dialect supplies what differs: role names, its part
- * grammar and its spelling of "answer at once" (v1.0 `returnImmediately`, v0.3 `blocking`, inverted).
+ * Reads a SendMessageRequest, and a push notification config, in any dialect. The envelope, the
+ * message fields, the send configuration and the config read alike in v1.0 and v0.3; a dialect
+ * supplies what differs: role names, its part grammar, its spelling of "answer at once" (v1.0
+ * `returnImmediately`, v0.3 `blocking`, inverted), the key of an inline push config (v1.0
+ * `taskPushNotificationConfig`, v0.3 `pushNotificationConfig`) and its auth scheme (v1.0 `scheme`,
+ * v0.3 `schemes[]`).
  */
-import { A2AError } from '../../domain/errors.js';
-import type { Message, Part, Role, SendConfiguration, SendRequest } from '../../domain/types.js';
+import type {
+  Message,
+  Part,
+  PushConfigInput,
+  Role,
+  SendConfiguration,
+  SendRequest,
+} from '../../domain/types.js';
 import { describe, field, join, WireReader } from './wire-reader.js';
 
 export interface SendRequestGrammar {
@@ -21,6 +30,10 @@ export interface SendRequestGrammar {
     config: Record<string, unknown>,
     path: string,
   ): boolean | undefined;
+  /** Where `configuration` holds a push config for the task the message creates. */
+  pushConfigKey: string;
+  /** The scheme of a push config's `authentication`. */
+  readAuthScheme(reader: WireReader, auth: Record<string, unknown>, path: string): string | undefined;
 }
 
 /** The JSON-RPC params, or the REST body, as a SendRequest; InvalidParamsError lists every violation. */
@@ -35,9 +48,6 @@ export function readSendRequest(value: unknown, grammar: SendRequestGrammar): Se
   return { message: message!, ...(configuration && { configuration }), ...(metadata && { metadata }) };
 }
 
-/** Push configs are refused whole: this agent does not push (capabilities.pushNotifications false). */
-const PUSH_CONFIG_KEYS = ['taskPushNotificationConfig', 'pushNotificationConfig'] as const;
-
 function readConfiguration(
   reader: WireReader,
   value: unknown,
@@ -46,20 +56,45 @@ function readConfiguration(
   if (value === undefined || value === null) return undefined;
   const config = reader.object(value, 'configuration');
   if (!config) return undefined;
-  const pushKey = PUSH_CONFIG_KEYS.find((key) => field(config, key) != null);
-  if (pushKey) {
-    throw new A2AError(
-      'PushNotificationNotSupportedError',
-      `Push notifications are not supported: remove configuration.${pushKey}, or stream the task instead.`,
-    );
-  }
   const acceptedOutputModes = reader.stringList(config, 'acceptedOutputModes', 'configuration');
   const historyLength = reader.integer(config, 'historyLength', 'configuration');
   const returnImmediately = grammar.readReturnImmediately(reader, config, 'configuration');
+  const rawPush = field(config, grammar.pushConfigKey);
+  const pushConfig =
+    rawPush == null
+      ? undefined
+      : readPushConfig(reader, rawPush, join('configuration', grammar.pushConfigKey), grammar);
   return {
     ...(acceptedOutputModes && { acceptedOutputModes }),
     ...(historyLength !== undefined && { historyLength }),
     ...(returnImmediately !== undefined && { returnImmediately }),
+    ...(pushConfig && { pushConfig }),
+  };
+}
+
+/** `{id?, url, token?, authentication?}`: a push config's own fields, without its task. */
+export function readPushConfig(
+  reader: WireReader,
+  value: unknown,
+  path: string,
+  grammar: Pick<SendRequestGrammar, 'readAuthScheme'>,
+): PushConfigInput | undefined {
+  const obj = reader.object(value, path);
+  if (!obj) return undefined;
+  const id = reader.string(obj, 'id', path);
+  const url = reader.string(obj, 'url', path, true);
+  const token = reader.string(obj, 'token', path);
+  const authPath = join(path, 'authentication');
+  const rawAuth = field(obj, 'authentication');
+  const auth = rawAuth == null ? undefined : reader.object(rawAuth, authPath);
+  const scheme = auth && grammar.readAuthScheme(reader, auth, authPath);
+  const credentials = auth && reader.string(auth, 'credentials', authPath);
+  if (url === undefined || (auth && scheme === undefined)) return undefined;
+  return {
+    ...(id && { id }),
+    url,
+    ...(token && { token }),
+    ...(scheme && { authentication: { scheme, ...(credentials && { credentials }) } }),
   };
 }
 

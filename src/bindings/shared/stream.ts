@@ -26,6 +26,7 @@ export function pipeToSse(
 ): void {
   const writer = new SseWriter(res, keepAlive);
   let committed = false;
+  let aborted = false;
   const commit = () => {
     if (!committed) {
       committed = true;
@@ -61,12 +62,23 @@ export function pipeToSse(
     },
     open: commit,
     abort(mode) {
-      commit();
-      if (mode === 'hang') writer.hang();
-      else res.socket?.resetAndDestroy();
+      if (mode === 'hang') {
+        commit();
+        writer.hang();
+        return;
+      }
+      aborted = true;
+      // Nothing sent yet: a bare reset, no response at all.
+      if (!committed) return void res.socket?.resetAndDestroy();
+      // A reset in the same tick would discard the events still in our buffers: once the socket has
+      // handed them to the kernel (the write callback), the client receives them before the reset.
+      // From inside that callback a reset turns into a plain close, hence the extra turn.
+      writer.hang();
+      const socket = res.socket;
+      socket?.write(Buffer.alloc(0), () => setImmediate(() => socket.resetAndDestroy()));
     },
   });
-  if (!stream.holdsHeaders) commit();
+  if (!stream.holdsHeaders && !aborted) commit();
   req.socket.setKeepAlive(true);
 }
 

@@ -25,6 +25,12 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       gatewayPrefix: argv.gatewayPrefix,
       ...(argv.chaos !== undefined && { chaos: argv.chaos }),
       retention: { eventTtlMs: argv.eventTtl, maxEventsPerTask: argv.maxEvents },
+      push: {
+        enabled: argv.push,
+        blockPrivate: argv.pushBlockPrivate,
+        timeoutMs: argv.pushTimeout,
+        maxAttempts: argv.pushAttempts,
+      },
     });
     const base = argv.publicUrl?.replace(/\/+$/, '') ?? sim.url;
     const scenarios = sim.service.scenarios.list().map((s) => s.id);
@@ -44,6 +50,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
             ]
           : []),
         `  seed        "${argv.seed}", speed ${argv.speed}${argv.chaos ? `, chaos "${argv.chaos}"` : ''}`,
+        `  push        ${argv.push ? `on${argv.pushBlockPrivate ? ', private addresses refused' : ''}; deliveries at ${base}/_sim/deliveries` : 'off (--no-push)'}`,
         'Try:',
         `  curl -s -X POST ${base}/message:send -H 'Content-Type: application/a2a+json' -d '{"message":{"role":"ROLE_USER","parts":[{"text":"What is the weather today?"}],"messageId":"msg-1"}}'`,
         '',

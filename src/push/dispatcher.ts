@@ -1,0 +1,242 @@
+/**
+ * Webhook delivery (protocol digest §5): every event of a task, after the config was made, is
+ * POSTed to the config's URL in seq order, in the shapes of the binding that made the config, with
+ * its auth. Each config has its own bounded queue and works alone: a receiver that is slow or down
+ * never blocks the task, its streams, or other receivers. Failed attempts are retried with seeded
+ * exponential backoff; every attempt is recorded.
+ */
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { invalidParams } from '../domain/errors.js';
+import type { LoggedEvent, PushConfig, PushDialect } from '../domain/types.js';
+import type { DeliveryChaos } from '../chaos/plan.js';
+import { sampleDelay } from '../engine/plan.js';
+import type { Clock } from '../lib/clock.js';
+import { Random } from '../lib/random.js';
+import type { CallContext, PushDelivery } from '../runtime/service.js';
+import type { TaskRecord } from '../store/task-store.js';
+import type { DeliveryLog, DeliveryOutcome } from './delivery-log.js';
+
+export interface DispatcherOptions {
+  clock: Clock;
+  seed: string;
+  log: DeliveryLog;
+  /** The body of one delivery, in the dialect's shapes. */
+  encode(dialect: PushDialect, event: LoggedEvent): unknown;
+  /** Per attempt. Default 10 s. */
+  timeoutMs?: number;
+  /** Attempts per event before giving up. Default 5. */
+  maxAttempts?: number;
+  /** The first retry's delay; each next one doubles, with seeded ±25% jitter. Default 500 ms. */
+  backoffMs?: number;
+  /** Events waiting per config; past it the oldest is dropped and recorded. Default 1000. */
+  maxQueue?: number;
+  /** Refuse private, loopback and link-local addresses (the SSRF filter). Default false: offline development. */
+  blockPrivate?: boolean;
+}
+
+export const PUSH_DEFAULTS = Object.freeze({
+  timeoutMs: 10_000,
+  maxAttempts: 5,
+  backoffMs: 500,
+  maxQueue: 1000,
+});
+
+const CONTENT_TYPE: Record<PushDialect, string> = {
+  '1.0': 'application/a2a+json',
+  '0.3': 'application/json',
+};
+
+export class PushDispatcher implements PushDelivery {
+  private readonly deliveries = new Map<PushConfig, ConfigDelivery>();
+
+  constructor(private readonly options: DispatcherOptions) {}
+
+  checkUrl(url: string): void {
+    if (!this.options.blockPrivate) return;
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+    if (host === 'localhost' || host.endsWith('.localhost') || (isIP(host) && isPrivateAddress(host))) {
+      throw invalidParams([
+        { field: 'url', description: `${host} is a private or loopback address, refused by the SSRF filter` },
+      ]);
+    }
+  }
+
+  start(record: TaskRecord, config: PushConfig, afterSeq: number, ctx: CallContext): void {
+    const delivery = new ConfigDelivery(config, this.options, ctx.deliveryChaos);
+    this.deliveries.set(config, delivery);
+    delivery.unfollow = record.log.follow(afterSeq, {
+      onEvent: (event) => delivery.enqueue(event),
+      onClose: () => this.stop(config),
+    });
+  }
+
+  stop(config: PushConfig): void {
+    this.deliveries.get(config)?.stop();
+    this.deliveries.delete(config);
+  }
+}
+
+/** One config's queue, drained one delivery at a time so the receiver sees seq order. */
+class ConfigDelivery {
+  unfollow: (() => void) | undefined;
+  private readonly queue: LoggedEvent[] = [];
+  private draining = false;
+  private stopped = false;
+  /** The seq held back behind the next event, so it is held back once, not behind every later one. */
+  private heldBack: number | undefined;
+
+  constructor(
+    private readonly config: PushConfig,
+    private readonly options: DispatcherOptions,
+    private readonly chaos: DeliveryChaos | undefined,
+  ) {}
+
+  enqueue(event: LoggedEvent): void {
+    if (this.stopped) return;
+    this.queue.push(event);
+    if (this.queue.length > (this.options.maxQueue ?? PUSH_DEFAULTS.maxQueue)) {
+      this.note(this.queue.shift()!, 0, 'overflow');
+    }
+    if (!this.draining) void this.drain();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.queue.length = 0;
+    this.unfollow?.();
+  }
+
+  private async drain(): Promise<void> {
+    this.draining = true;
+    while (!this.stopped && this.queue.length) {
+      const random = new Random(`${this.options.seed}/push/${this.config.id}/${this.queue[0]!.seq}`);
+      // Out of order: the head waits for the one behind it, when there is one; once only.
+      const head = this.queue[0]!.seq;
+      const swap =
+        this.queue.length > 1 &&
+        this.heldBack !== head &&
+        !!this.chaos?.outOfOrder &&
+        random.next() < this.chaos.outOfOrder;
+      if (swap) this.heldBack = head;
+      const event = this.queue.splice(swap ? 1 : 0, 1)[0]!;
+      await this.deliver(event, random, swap ? 'out-of-order' : undefined);
+      if (this.chaos?.duplicate && random.next() < this.chaos.duplicate)
+        await this.deliver(event, random, 'duplicate');
+    }
+    this.draining = false;
+  }
+
+  /** Attempts until one succeeds or the attempts run out. */
+  private async deliver(event: LoggedEvent, random: Random, chaos: string | undefined): Promise<void> {
+    const maxAttempts = this.options.maxAttempts ?? PUSH_DEFAULTS.maxAttempts;
+    for (let attempt = 1; attempt <= maxAttempts && !this.stopped; attempt++) {
+      if (this.chaos?.delay) await this.sleep(sampleDelay(this.chaos.delay, random));
+      if (this.stopped) return;
+      if (attempt <= (this.chaos?.failFirst ?? 0)) {
+        this.note(event, attempt, 'chaos-fail', { chaos: 'fail-first' });
+      } else {
+        const result = await this.post(event);
+        this.note(event, attempt, result.outcome, { ...result, ...(chaos && { chaos }) });
+        if (result.outcome === 'delivered' || result.outcome === 'blocked') return;
+      }
+      if (attempt < maxAttempts) {
+        const base = (this.options.backoffMs ?? PUSH_DEFAULTS.backoffMs) * 2 ** (attempt - 1);
+        await this.sleep(Math.round(base * (0.75 + random.next() / 2)));
+      }
+    }
+    if (!this.stopped) this.note(event, maxAttempts, 'gave-up');
+  }
+
+  private async post(
+    event: LoggedEvent,
+  ): Promise<{ outcome: DeliveryOutcome; status?: number; error?: string }> {
+    const { config, options } = this;
+    if (options.blockPrivate && (await resolvesPrivate(config.url))) {
+      return { outcome: 'blocked', error: 'the URL resolves to a private or loopback address' };
+    }
+    const headers: Record<string, string> = {
+      'Content-Type': CONTENT_TYPE[config.dialect],
+      'X-A2A-Sim-Seq': String(event.seq),
+      'X-A2A-Sim-Task-Id': config.taskId,
+    };
+    if (config.token) headers['X-A2A-Notification-Token'] = config.token;
+    const auth = config.authentication;
+    if (auth)
+      headers['Authorization'] = auth.credentials ? `${auth.scheme} ${auth.credentials}` : auth.scheme;
+
+    const abort = new AbortController();
+    const timer = options.clock.setTimer(options.timeoutMs ?? PUSH_DEFAULTS.timeoutMs, () => abort.abort());
+    try {
+      const response = await fetch(config.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(options.encode(config.dialect, event)),
+        signal: abort.signal,
+        redirect: 'manual',
+      });
+      await response.arrayBuffer().catch(() => undefined);
+      return response.ok
+        ? { outcome: 'delivered', status: response.status }
+        : { outcome: 'http-error', status: response.status };
+    } catch (error) {
+      if (abort.signal.aborted) return { outcome: 'timeout' };
+      const cause = (error as Error & { cause?: Error }).cause;
+      return { outcome: 'network-error', error: cause?.message ?? (error as Error).message };
+    } finally {
+      timer.cancel();
+    }
+  }
+
+  private note(
+    event: LoggedEvent,
+    attempt: number,
+    outcome: DeliveryOutcome,
+    extra: { status?: number; error?: string; chaos?: string } = {},
+  ): void {
+    this.options.log.record({
+      at: new Date(this.options.clock.now()).toISOString(),
+      taskId: this.config.taskId,
+      configId: this.config.id,
+      url: this.config.url,
+      seq: event.seq,
+      attempt,
+      outcome,
+      ...extra,
+    });
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (ms <= 0) return Promise.resolve();
+    return new Promise((resolve) => this.options.clock.setTimer(ms, resolve));
+  }
+}
+
+async function resolvesPrivate(url: string): Promise<boolean> {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  try {
+    const addresses = isIP(host) ? [{ address: host }] : await lookup(host, { all: true });
+    return addresses.some(({ address }) => isPrivateAddress(address));
+  } catch {
+    return false; // the attempt itself will report the DNS failure
+  }
+}
+
+/** Loopback, private, link-local and unspecified addresses, IPv4 and IPv6 (incl. v4-mapped). */
+export function isPrivateAddress(address: string): boolean {
+  const v4 = /^(?:::ffff:)?(\d+)\.(\d+)\.(\d+)\.(\d+)$/i.exec(address);
+  if (v4) {
+    const [a, b] = [Number(v4[1]), Number(v4[2])];
+    return (
+      a === 0 ||
+      a === 10 ||
+      a === 127 ||
+      (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 100 && b >= 64 && b <= 127)
+    );
+  }
+  const v6 = address.toLowerCase();
+  return v6 === '::' || v6 === '::1' || /^f[cd]/.test(v6) || /^fe[89ab]/.test(v6);
+}

@@ -1,0 +1,256 @@
+/**
+ * Call faults: refused non-streaming calls over REST and JSON-RPC (503 and 429 with Retry-After,
+ * 500, a JSON-RPC internal error, an empty reply, a reset), the Nth call failing, refusals creating
+ * nothing, and bad `X-Sim-Chaos` / `metadata.chaos` values as InvalidParams naming the problem.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startSim, type TestSim } from '../helpers/sim.js';
+import {
+  chaos,
+  faultsOf,
+  rawRequest,
+  REPORT_TEXT,
+  rpcBody,
+  runUntil,
+  settle,
+  V1,
+  v1Send,
+} from './helpers.js';
+
+const detail = (body: any, key: string) => body.find((d: any) => d[key] !== undefined)?.[key];
+
+let t: TestSim;
+let taskId: string;
+beforeEach(async () => {
+  t = await startSim({ keepAliveMs: 0 });
+  const sent = await fetch(`${t.url}/message:send`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(
+      v1Send('What is the weather today?', 'w-1', { configuration: { returnImmediately: true } }),
+    ),
+  });
+  taskId = ((await sent.json()) as any).task.id;
+});
+afterEach(() => t.close());
+
+/** GetTask over REST or JSON-RPC 1.0, answered in full: status, Retry-After and body. */
+async function getTask(binding: 'REST' | 'JSON-RPC 1.0', profile?: string) {
+  const headers = profile === undefined ? {} : chaos(profile);
+  const response =
+    binding === 'REST'
+      ? await fetch(`${t.url}/tasks/${taskId}`, { headers })
+      : await fetch(`${t.url}/`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', ...V1, ...headers },
+          body: JSON.stringify(rpcBody('GetTask', { id: taskId }, 'g-1')),
+        });
+  return {
+    status: response.status,
+    retryAfter: response.headers.get('retry-after'),
+    body: (await response.json()) as any,
+  };
+}
+
+const listTotal = async () =>
+  ((await (await fetch(`${t.url}/tasks`, { headers: chaos('off') })).json()) as any).totalSize as number;
+
+describe('call errors on a non-streaming call', () => {
+  const CASES = [
+    {
+      error: '503',
+      header: 'error=503, retry-after=1500ms',
+      http: 503,
+      reason: 'UNAVAILABLE',
+      code: -32000,
+      rpcHttp: 503,
+      retryAfter: '2',
+    },
+    {
+      error: '429',
+      header: 'error=429',
+      http: 429,
+      reason: 'RESOURCE_EXHAUSTED',
+      code: -32000,
+      rpcHttp: 429,
+      retryAfter: '1',
+    },
+    {
+      error: '500',
+      header: 'error=500',
+      http: 500,
+      reason: 'INTERNAL',
+      code: -32603,
+      rpcHttp: 500,
+      retryAfter: null,
+    },
+    {
+      error: 'rpc-internal',
+      header: 'error=rpc-internal',
+      http: 500,
+      reason: 'INTERNAL',
+      code: -32603,
+      rpcHttp: 200,
+      retryAfter: null,
+    },
+  ];
+
+  it.each(CASES)('error=$error over REST: HTTP $http, $reason, Retry-After $retryAfter', async (c) => {
+    const answer = await getTask('REST', c.header);
+    expect([answer.status, answer.retryAfter]).toEqual([c.http, c.retryAfter]);
+    expect(answer.body.error).toMatchObject({ code: c.http, status: c.reason });
+    expect(answer.body.error.message).toContain('simulated by chaos profile "header"');
+    expect((await getTask('REST')).status).toBe(200); // the same call without chaos is fine
+  });
+
+  it.each(CASES)(
+    'error=$error over JSON-RPC: HTTP $rpcHttp, code $code, Retry-After $retryAfter',
+    async (c) => {
+      const answer = await getTask('JSON-RPC 1.0', c.header);
+      expect([answer.status, answer.retryAfter]).toEqual([c.rpcHttp, c.retryAfter]);
+      expect(answer.body).toMatchObject({ jsonrpc: '2.0', id: 'g-1', error: { code: c.code } });
+      expect(detail(answer.body.error.data, 'reason')).toBe(c.reason);
+      expect((await getTask('JSON-RPC 1.0')).body.result.id).toBe(taskId);
+    },
+  );
+
+  const RAW = [
+    { name: 'REST', method: 'GET', path: () => `/tasks/${taskId}`, headers: {}, body: () => undefined },
+    {
+      name: 'JSON-RPC 1.0',
+      method: 'POST',
+      path: () => '/',
+      headers: V1,
+      body: () => rpcBody('GetTask', { id: taskId }),
+    },
+  ];
+  it.each(RAW)('error=empty over $name: the connection closes with no response at all', async (b) => {
+    const x = rawRequest(t, b.method, b.path(), { ...b.headers, ...chaos('error=empty') }, b.body());
+    await runUntil(t, () => x.closed, 'the connection to close');
+    expect({ received: x.received, fin: x.fin, error: x.error }).toEqual({
+      received: 0,
+      fin: true,
+      error: undefined,
+    });
+  });
+
+  it.each(RAW)('error=reset over $name: the connection is reset with no response', async (b) => {
+    const x = rawRequest(t, b.method, b.path(), { ...b.headers, ...chaos('error=reset') }, b.body());
+    await runUntil(t, () => x.closed, 'the connection to close');
+    expect({ received: x.received, error: x.error }).toEqual({ received: 0, error: 'ECONNRESET' });
+    const [fault] = await faultsOf(t, { kind: 'error' });
+    expect(fault).toMatchObject({ detail: { error: 'reset' }, request: { binding: b.name } });
+  });
+
+  it('error-on=3 fails exactly the third call that has chaos, and only it', async () => {
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await getTask('REST', 'error-on=3')).status);
+    expect(statuses).toEqual([200, 200, 503, 200, 200]);
+    expect(await faultsOf(t, { kind: 'error' })).toMatchObject([{ detail: { error: '503', call: 3 } }]);
+  });
+
+  it('a refused GetTask is in the fault log under its task, with its request', async () => {
+    expect((await getTask('REST', 'error=503')).status).toBe(503);
+    expect(await faultsOf(t, { taskId })).toMatchObject([
+      {
+        kind: 'error',
+        taskId,
+        detail: { error: '503' },
+        request: { binding: 'REST', operation: 'GET /tasks/{id}' },
+      },
+    ]);
+  });
+
+  it.each(['REST', 'JSON-RPC 1.0'])(
+    'a SendMessage refused over %s creates no task: ListTasks is unchanged',
+    async (binding) => {
+      const send = (profile: string) =>
+        binding === 'REST'
+          ? fetch(`${t.url}/message:send`, {
+              method: 'POST',
+              headers: { 'Content-Type': 'application/json', ...chaos(profile) },
+              body: JSON.stringify(v1Send('Repeat after me: chaos', 'refused-1')),
+            })
+          : fetch(`${t.url}/`, {
+              method: 'POST',
+              headers: { 'Content-Type': 'application/json', ...V1, ...chaos(profile) },
+              body: JSON.stringify(rpcBody('SendMessage', v1Send('Repeat after me: chaos', 'refused-1'))),
+            });
+      const before = await listTotal();
+      expect((await settle(t, send('error=503'))).status).toBe(503);
+      expect(await listTotal()).toBe(before);
+      expect(t.sim.store.size).toBe(before);
+      expect(await faultsOf(t, { kind: 'error' })).toMatchObject([{ request: { binding } }]);
+      // The retry without chaos does create it: the count above could have moved.
+      expect((await settle(t, send('off'))).status).toBe(200);
+      expect(await listTotal()).toBe(before + 1);
+    },
+  );
+});
+
+describe('bad chaos settings are InvalidParams, naming the problem', () => {
+  const BAD = [
+    ['drop-mode=explode', '"drop-mode" must be one of fin, reset, hang, got "explode"'],
+    ['drop-after=-1', '"drop-after" must be a whole number of 0 or more, got "-1"'],
+    ['duplicate=2', '"duplicate" must be a probability from 0 to 1, got "2"'],
+    ['latency=soon', '"latency" must be a duration'],
+    ['dropp-after=3', 'unknown key "dropp-after"'],
+    ['drop-after', '"drop-after" needs a value'],
+    ['no-such-profile', 'no chaos profile "no-such-profile"'],
+    ['profile=flaky-mobile, profile=nope', 'no chaos profile "nope"'],
+  ];
+
+  it.each(BAD)('X-Sim-Chaos: %s → REST 400 and JSON-RPC -32602 mentioning %j', async (header, problem) => {
+    const rest = await fetch(`${t.url}/tasks/${taskId}`, { headers: chaos(header) });
+    expect(rest.status).toBe(400);
+    const restError = ((await rest.json()) as any).error;
+    expect(restError).toMatchObject({ status: 'INVALID_ARGUMENT' });
+    expect(restError.message).toContain(problem);
+    expect(detail(restError.details, 'fieldViolations')).toMatchObject([{ field: 'X-Sim-Chaos' }]);
+
+    const rpc = await getTask('JSON-RPC 1.0', header);
+    expect(rpc.status).toBe(200);
+    expect(rpc.body.error.code).toBe(-32602);
+    expect(rpc.body.error.message).toContain(problem);
+  });
+
+  it('on v0.3 tasks/resubscribe, which always answers a stream, the refusal is its one error frame', async () => {
+    const response = await fetch(`${t.url}/`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...chaos('drop-after=lots') },
+      body: JSON.stringify(rpcBody('tasks/resubscribe', { taskId, afterSeq: 0 }, 'v03')),
+    });
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const frame = JSON.parse(/^data: (.*)$/m.exec(await response.text())![1]!);
+    expect(frame).toMatchObject({ id: 'v03', error: { code: -32602 } });
+    expect(frame.error.message).toContain('"drop-after" must be a whole number');
+  });
+
+  it('a bad header on a stream is refused before the stream starts, and no task is created', async () => {
+    const before = t.sim.store.size;
+    const response = await fetch(`${t.url}/message:stream`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...chaos('drop-mode=explode') },
+      body: JSON.stringify(v1Send(REPORT_TEXT, 'bad-1')),
+    });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toMatch(/^application\/a2a\+json/);
+    expect(t.sim.store.size).toBe(before);
+  });
+
+  it.each([
+    ['drop-mode=explode', 'message.metadata.chaos: "drop-mode" must be one of fin, reset, hang'],
+    [3, 'message.metadata.chaos: must be a string'],
+    ['no-such-profile', 'metadata chaos: no chaos profile "no-such-profile"'],
+  ])('metadata.chaos %j → InvalidParams mentioning %j', async (value, problem) => {
+    const response = await fetch(`${t.url}/message:send`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        message: { ...v1Send('Hello there', 'meta-1').message, metadata: { chaos: value } },
+      }),
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as any).error.message).toContain(problem);
+  });
+});
