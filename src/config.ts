@@ -64,6 +64,12 @@ export interface SimulatorOptions {
   apiKeys?: Record<string, string[]>;
   /** Webhooks (push notifications): on by default; `enabled: false` answers every push call with PushNotificationNotSupportedError. */
   push?: Partial<PushOptions>;
+  /** Lets non-loopback clients use the control plane (`/_sim`) when they present it. Default: none, loopback only. */
+  adminToken?: string;
+  /** Requests kept in the journal (`GET /_sim/requests`). Default 1000. */
+  journalSize?: number;
+  /** Re-read scenario files when they change (a broken edit keeps the previous version). Default false. */
+  watch?: boolean;
   /**
    * Chaos for every call unless a scenario or request says otherwise: a profile name
    * (`flaky-mobile`), `key=value` pairs as in the `X-Sim-Chaos` header, or a `*.chaos.yaml` path.
@@ -89,6 +95,7 @@ export const DEFAULTS = Object.freeze({
   strictVersion: false,
   closeStreamOnAuthRequired: true,
   gatewayPrefix: '',
+  journalSize: 1000,
   push: Object.freeze({
     enabled: true,
     blockPrivate: false,

@@ -9,6 +9,7 @@
  * clock.advance(5_000);
  * await sim.close();
  */
+import { watch } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
@@ -17,17 +18,21 @@ import { AgentCards } from './bindings/agent-card.js';
 import type { AccessPolicy } from './bindings/shared/auth.js';
 import { agentCalls, tenantCalls, type BindingContext } from './bindings/shared/context.js';
 import { KeepAliveHub } from './bindings/shared/sse.js';
-import { DEFAULTS, type SimulatorOptions } from './config.js';
-import { RealClock, type Clock } from './lib/clock.js';
+import { DEFAULTS, VERSION, type SimulatorOptions } from './config.js';
+import { RealClock, type Clock, type Timer } from './lib/clock.js';
 import { createLogger, type Logger } from './lib/log.js';
 import { SimService } from './runtime/service.js';
 import { BUILTIN_SCENARIO_DIR, formatIssue, loadScenarioDirs, type ScenarioIssue } from './scenario/load.js';
 import type { Scenario } from './scenario/model.js';
 import { ScenarioRegistry } from './scenario/registry.js';
 import { buildApp } from './server.js';
+import { placeOf, SimEventBus } from './admin/events.js';
+import { RequestJournal } from './admin/journal.js';
+import type { ControlPlane } from './admin/routes.js';
+import { agentSummary, scenarioSummary } from './scenario/describe.js';
 import { loadChaosDirs } from './chaos/catalog.js';
 import { describeFault, FaultLog } from './chaos/fault-log.js';
-import { ChaosService } from './chaos/service.js';
+import { ChaosService, type ChaosSettings } from './chaos/service.js';
 import { chaosSetting } from './chaos/setting.js';
 import { pushBody } from './bindings/shared/push-body.js';
 import { DeliveryLog, describeDelivery } from './push/delivery-log.js';
@@ -69,6 +74,12 @@ export interface Simulator {
   faults: FaultLog;
   /** Every webhook delivery attempt, newest last. */
   deliveries: DeliveryLog;
+  /** Every request to an agent, newest last. */
+  journal: RequestJournal;
+  /** Everything that happens, as it happens (what the live feed streams). */
+  events: SimEventBus;
+  /** Re-reads the scenario directories; a broken file keeps its previous version. */
+  reload(): Promise<{ issues: string[] }>;
   /** Problems found while loading scenarios and agents; the broken files were skipped. */
   issues: ScenarioIssue[];
   logger: Logger;
@@ -92,8 +103,10 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   for (const issue of definitions.issues) logger.warn(`agent skipped: ${formatIssue(issue)}`);
   const chaos = await loadChaosDirs(dirs);
   for (const issue of chaos.issues) logger.warn(`chaos profile skipped: ${formatIssue(issue)}`);
-  const globalChaos =
-    options.chaos === undefined ? undefined : await chaosSetting(options.chaos, chaos.profiles);
+  const chaosSettings: ChaosSettings =
+    options.chaos === undefined
+      ? {}
+      : { global: await chaosSetting(options.chaos, chaos.profiles), source: options.chaos };
   for (const scenario of loaded.scenarios) {
     const name = scenario.chaos?.profile;
     if (name !== undefined && !chaos.profiles.has(name)) {
@@ -143,7 +156,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
       seed,
       profiles: chaos.profiles,
       faults,
-      ...(globalChaos && { global: globalChaos }),
+      settings: chaosSettings,
     }),
     keepAlive,
     cards,
@@ -199,11 +212,83 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     },
   );
   const gatewayPrefix = normalizePrefix(options.gatewayPrefix ?? DEFAULTS.gatewayPrefix);
-  const app = buildApp(context, mounted, {
-    gateway: { prefix: gatewayPrefix, ...(options.apiKeys && { apiKeys: options.apiKeys }) },
-    health: () => ({ scenarios: service.scenarios.list().length, agents: mounted.length }),
+  // The control plane: what happened, live, and the means to steer it.
+  const bus = new SimEventBus(() => clock.now());
+  const journal = new RequestJournal(options.journalSize ?? DEFAULTS.journalSize);
+  store.onEvent((record, event) => {
+    const place = placeOf(record.scope);
+    if (event.seq === 1) {
+      bus.publish({
+        type: 'task:created',
+        taskId: record.id,
+        contextId: event.contextId,
+        scenario: record.scenarioId,
+        ...place,
+      });
+    }
+    bus.publish({ type: 'task:event', taskId: record.id, contextId: event.contextId, event, ...place });
+  });
+  faults.onRecord((fault) => bus.publish({ type: 'chaos:fault', fault }));
+  deliveries.onRecord((delivery) => bus.publish({ type: 'push:attempt', delivery }));
+  let current = {
+    scenarios: loaded.scenarios,
+    issues: [...loaded.issues, ...definitions.issues, ...chaos.issues],
+  };
+  const reload = async () => {
+    const fresh = await loadScenarioDirs(dirs);
+    // A file that broke keeps its previous version, so a typo mid-demo changes nothing.
+    const broken = new Set(fresh.issues.map((issue) => issue.file));
+    const kept = current.scenarios.filter(
+      (s) => broken.has(s.file) && !fresh.scenarios.some((f) => f.id === s.id),
+    );
+    const scenarios = [...fresh.scenarios, ...kept];
+    service.useScenarios(new ScenarioRegistry(scenarios));
+    definitions.agents.forEach(({ scenarioIds }, i) =>
+      agentServices[i]!.useScenarios(
+        new ScenarioRegistry(scenarios.filter((s) => scenarioIds.includes(s.id))),
+      ),
+    );
+    for (const issue of fresh.issues)
+      logger.warn(`scenario kept at its previous version: ${formatIssue(issue)}`);
+    current = { scenarios, issues: fresh.issues };
+    return { issues: fresh.issues.map(formatIssue) };
+  };
+  const plane: ControlPlane = {
+    clock,
+    store,
+    bus,
+    journal,
     faults,
     deliveries,
+    chaos: { settings: chaosSettings, profiles: chaos.profiles },
+    ...(options.adminToken !== undefined && { adminToken: options.adminToken }),
+    health: () => ({
+      version: VERSION,
+      scenarios: current.scenarios.length,
+      agents: mounted.length,
+      tasks: store.size,
+    }),
+    catalog: () => ({
+      scenarios: current.scenarios.map(scenarioSummary),
+      agents: definitions.agents.map(agentSummary),
+      chaosProfiles: [...chaos.profiles.keys()],
+      issues: current.issues.map(formatIssue),
+    }),
+    reload,
+  };
+  // --watch: an edited scenario file is re-validated and swapped in, once the edits settle.
+  let settling: Timer | undefined;
+  const watchers = options.watch
+    ? dirs.map((dir) =>
+        watch(dir, () => {
+          settling?.cancel();
+          settling = clock.setTimer(200, () => void reload());
+        }),
+      )
+    : [];
+  const app = buildApp(context, mounted, {
+    gateway: { prefix: gatewayPrefix, ...(options.apiKeys && { apiKeys: options.apiKeys }) },
+    plane,
   });
 
   const host = options.host ?? DEFAULTS.host;
@@ -232,10 +317,14 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     store,
     faults,
     deliveries,
+    journal,
+    events: bus,
+    reload,
     issues: [...loaded.issues, ...definitions.issues, ...chaos.issues],
     logger,
     close: () =>
       new Promise<void>((resolve, reject) => {
+        for (const watcher of watchers) watcher.close();
         store.clear();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();

@@ -13,9 +13,8 @@ import type { BindingContext } from './bindings/shared/context.js';
 import { asA2AError } from './bindings/shared/errors.js';
 import { declaredVersion, sendJson } from './bindings/shared/http.js';
 import { jsonRpcEndpoint } from './bindings/shared/jsonrpc-endpoint.js';
-import type { FaultKind, FaultLog } from './chaos/fault-log.js';
-import type { DeliveryLog, DeliveryOutcome } from './push/delivery-log.js';
-import { VERSION } from './config.js';
+import { journalRequests } from './admin/journal.js';
+import { adminRoutes, type ControlPlane } from './admin/routes.js';
 import { A2AError } from './domain/errors.js';
 
 /** The JSON-RPC dialects of every agent's endpoint; the first answers when nothing tells them apart. */
@@ -32,50 +31,22 @@ export interface GatewaySettings {
 
 export interface AppOptions {
   gateway: GatewaySettings;
-  /** What `GET /_sim/health` reports beside its status and version. */
-  health(): Record<string, unknown>;
-  /** The record `GET /_sim/faults` serves. */
-  faults: FaultLog;
-  /** The record `GET /_sim/deliveries` serves. */
-  deliveries: DeliveryLog;
+  /** The admin API, the journal and the live feed. */
+  plane: ControlPlane;
 }
 
 export function buildApp(
   context: BindingContext,
   agents: readonly MountedAgent[],
-  { gateway, health, faults, deliveries }: AppOptions,
+  { gateway, plane }: AppOptions,
 ): Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
 
-  // Liveness for container health checks and scripts waiting for the server to come up.
-  app.get('/_sim/health', (_req: Request, res: Response) => {
-    sendJson(res, 200, { status: 'ok', version: VERSION, ...health() }, 'application/json');
-  });
-
-  // What chaos did, for a client's test to assert on: `?taskId=…&kind=drop&after=N`.
-  app.get('/_sim/faults', (req: Request, res: Response) => {
-    const { taskId, kind, after } = req.query;
-    const query = {
-      ...(typeof taskId === 'string' && { taskId }),
-      ...(typeof kind === 'string' && { kind: kind as FaultKind }),
-      ...(typeof after === 'string' && /^\d+$/.test(after) && { after: Number(after) }),
-    };
-    sendJson(res, 200, { faults: faults.list(query) }, 'application/json');
-  });
-
-  // Every webhook attempt and its outcome: `?taskId=…&configId=…&outcome=gave-up&after=N`.
-  app.get('/_sim/deliveries', (req: Request, res: Response) => {
-    const { taskId, configId, outcome, after } = req.query;
-    const query = {
-      ...(typeof taskId === 'string' && { taskId }),
-      ...(typeof configId === 'string' && { configId }),
-      ...(typeof outcome === 'string' && { outcome: outcome as DeliveryOutcome }),
-      ...(typeof after === 'string' && /^\d+$/.test(after) && { after: Number(after) }),
-    };
-    sendJson(res, 200, { deliveries: deliveries.list(query) }, 'application/json');
-  });
+  app.use('/_sim', adminRoutes(plane));
+  // Every request to an agent, whatever its binding, goes into the journal.
+  app.use(journalRequests(plane.journal, plane.faults, plane.bus, plane.clock));
 
   // First the gateway (the agent id `a2a` is reserved for it), then the defined agents, then the
   // default agent, whose REST paths would otherwise read `/agents/...` as a tenant named "agents".

@@ -47,8 +47,8 @@ export interface ChaosOptions {
   seed: string;
   /** Named profiles, by name. */
   profiles: ReadonlyMap<string, RawChaosProfile>;
-  /** `--chaos`: the level every call starts from. */
-  global?: ChaosLevel;
+  /** `--chaos`: the level every call starts from; the control plane may change it while running. */
+  settings: ChaosSettings;
   faults: FaultLog;
 }
 
@@ -59,6 +59,13 @@ function withDeliveryChaos(ctx: CallContext, plan: ChaosPlan | undefined): CallC
 
 /** Whether any scenario of a registry has chaos of its own (registries are replaced, never changed). */
 const chaosInRegistry = new WeakMap<ScenarioRegistry, boolean>();
+
+/** The global chaos, shared by every agent's chaos layer. */
+export interface ChaosSettings {
+  global?: ChaosLevel;
+  /** As it was given: a profile name, pairs, or a file path. */
+  source?: string;
+}
 
 export class ChaosService implements A2AService {
   private calls = 0;
@@ -179,7 +186,7 @@ export class ChaosService implements A2AService {
     metadata?: JsonObject,
   ): ChaosPlan | undefined {
     const levels: [string, ChaosLevel | undefined][] = [
-      ['global', this.options.global],
+      ['global', this.options.settings.global],
       ['scenario', this.scenariosHaveChaos() ? scenario()?.chaos : undefined],
       ['metadata', this.parseLevel(metadata?.['chaos'], 'message.metadata.chaos')],
       ['header', this.parseLevel(ctx.request?.chaos, 'X-Sim-Chaos')],

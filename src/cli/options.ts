@@ -71,6 +71,23 @@ export function withServerOptions<T>(yargs: Argv<T>) {
         'Chaos for every call: a profile name (flaky-mobile), key=value pairs as in X-Sim-Chaos, or a *.chaos.yaml file',
       group: 'Chaos:',
     })
+    .option('admin-token', {
+      type: 'string',
+      describe: 'Let non-loopback clients use the control plane (/_sim) when they present this token',
+      group: 'Control plane:',
+    })
+    .option('watch', {
+      type: 'boolean',
+      default: false,
+      describe: 'Re-read scenario files when they change (a broken edit keeps the previous version)',
+      group: 'Control plane:',
+    })
+    .option('journal-size', {
+      type: 'number',
+      default: DEFAULTS.journalSize,
+      describe: 'Requests kept in the journal (GET /_sim/requests)',
+      group: 'Control plane:',
+    })
     .option('event-ttl', {
       type: 'string',
       default: formatDuration(DEFAULTS.retention.eventTtlMs),

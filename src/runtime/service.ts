@@ -59,6 +59,10 @@ export interface WireRequest {
   id?: string | number | null;
   /** The `X-Sim-Chaos` header, as sent. */
   chaos?: string;
+  /** The scope the call acts in. */
+  scope?: string;
+  /** The task the call turned out to be about, once the service knows it. */
+  taskId?: string;
 }
 
 type Awaitable<T> = T | Promise<T>;
@@ -406,6 +410,7 @@ export class SimService implements A2AService {
   private find(id: string, ctx: CallContext): TaskRecord {
     const record = this.options.store.get(id, ctx.scope);
     if (!record) throw taskNotFound(id);
+    if (ctx.request) ctx.request.taskId = id;
     return record;
   }
 
@@ -461,6 +466,7 @@ export class SimService implements A2AService {
       history: [userMessage],
     };
     const record = this.options.store.create(task, ctx.scope, scenario.id, now);
+    if (ctx.request) ctx.request.taskId = taskId;
     const run = new TaskRun(record, scenario, seed, this.options);
     this.runs.set(taskId, run);
     // Before the turn plays: the webhook gets every event from the task's creation on.

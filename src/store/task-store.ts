@@ -51,6 +51,7 @@ export class TaskStore {
   private readonly ended = new Map<string, number>();
   private statusCounter = 0;
   private readonly evictionListeners: ((record: TaskRecord) => void)[] = [];
+  private readonly eventListeners: ((record: TaskRecord, event: LoggedEvent) => void)[] = [];
 
   constructor(private readonly retention: RetentionOptions) {}
 
@@ -58,9 +59,24 @@ export class TaskStore {
     return this.records.size;
   }
 
-  /** Called for each task the retention policy removes. */
+  /** Called for each task the retention policy (or a reset) removes. */
   onEvict(listener: (record: TaskRecord) => void): void {
     this.evictionListeners.push(listener);
+  }
+
+  /** Called for every event logged by any task, its creation (seq 1) included. */
+  onEvent(listener: (record: TaskRecord, event: LoggedEvent) => void): void {
+    this.eventListeners.push(listener);
+  }
+
+  /** Every task, in every scope, oldest first: for the control plane, never for a client. */
+  all(): IterableIterator<TaskRecord> {
+    return this.records.values();
+  }
+
+  /** The task with this id in whatever scope: for the control plane, never for a client. */
+  find(id: string): TaskRecord | undefined {
+    return this.records.get(id);
   }
 
   has(id: string): boolean {
@@ -86,7 +102,7 @@ export class TaskStore {
       pushConfigs: new Map(),
     };
     this.records.set(task.id, record);
-    record.log.append({ taskId: task.id, contextId: task.contextId, atMs, event: { kind: 'task', task } });
+    this.log(record, { taskId: task.id, contextId: task.contextId, atMs, event: { kind: 'task', task } });
     return record;
   }
 
@@ -104,7 +120,13 @@ export class TaskStore {
       record.statusOrder = ++this.statusCounter;
       if (isTerminal(event.status.state)) this.ended.set(record.id, atMs);
     }
-    return record.log.append({ taskId: record.id, contextId: record.task.contextId, atMs, event });
+    return this.log(record, { taskId: record.id, contextId: record.task.contextId, atMs, event });
+  }
+
+  private log(record: TaskRecord, event: Omit<LoggedEvent, 'seq'>): LoggedEvent {
+    const logged = record.log.append(event);
+    for (const listener of this.eventListeners) listener(record, logged);
+    return logged;
   }
 
   /** The tasks of one context in `scope`, oldest first. */
@@ -140,7 +162,14 @@ export class TaskStore {
 
   /** Removes every task, e.g. for a test's clean slate. */
   clear(): void {
-    for (const record of [...this.records.values()]) this.remove(record);
+    this.removeWhere(() => true);
+  }
+
+  /** Removes the tasks that `matches`; returns how many. */
+  removeWhere(matches: (record: TaskRecord) => boolean): number {
+    const doomed = [...this.records.values()].filter(matches);
+    for (const record of doomed) this.remove(record);
+    return doomed.length;
   }
 
   private evict(nowMs: number): void {

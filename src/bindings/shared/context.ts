@@ -1,7 +1,7 @@
 /** What every binding is built from: the service, the stream keep-alive, the cards, and limits. */
 import type { IncomingMessage } from 'node:http';
 import type { PushDialect } from '../../domain/types.js';
-import type { A2AService, CallContext } from '../../runtime/service.js';
+import type { A2AService, CallContext, WireRequest } from '../../runtime/service.js';
 import type { AgentCards } from '../agent-card.js';
 import type { AccessPolicy } from './auth.js';
 import type { KeepAliveHub } from './sse.js';
@@ -42,17 +42,25 @@ export interface WireCall {
   tenant?: string;
 }
 
+/** The wire request each HTTP request was read as, for the request journal. */
+const wireRequests = new WeakMap<IncomingMessage, WireRequest>();
+
+export function wireRequestOf(req: IncomingMessage): WireRequest | undefined {
+  return wireRequests.get(req);
+}
+
 /** The CallContext of one request: its scope, and the wire request chaos keys on. */
 export function callFor(context: BindingContext, req: IncomingMessage, call: WireCall): CallContext {
   const chaos = req.headers['x-sim-chaos'];
-  return {
-    ...context.callContext(call.tenant),
-    request: {
-      binding: call.binding,
-      version: call.version,
-      operation: call.operation,
-      ...(call.id !== undefined && { id: call.id }),
-      ...(typeof chaos === 'string' && { chaos }),
-    },
+  const ctx = context.callContext(call.tenant);
+  const request: WireRequest = {
+    binding: call.binding,
+    version: call.version,
+    operation: call.operation,
+    ...(call.id !== undefined && { id: call.id }),
+    ...(typeof chaos === 'string' && { chaos }),
+    scope: ctx.scope,
   };
+  wireRequests.set(req, request);
+  return { ...ctx, request };
 }

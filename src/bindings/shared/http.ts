@@ -6,6 +6,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2AError, invalidParams } from '../../domain/errors.js';
 
 /** Reads the request body as UTF-8, refusing more than `limitBytes`. */
+/** Each request's body as the binding read it, for the request journal. */
+const bodies = new WeakMap<IncomingMessage, string>();
+
+/** The body a binding read from `req`, if it read one. */
+export function bodyOf(req: IncomingMessage): string | undefined {
+  return bodies.get(req);
+}
+
 export function readBody(req: IncomingMessage, limitBytes: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -25,7 +33,11 @@ export function readBody(req: IncomingMessage, limitBytes: number): Promise<stri
       }
       chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      bodies.set(req, text);
+      resolve(text);
+    });
     req.on('error', reject);
   });
 }

@@ -1,8 +1,8 @@
 /** `a2a-sim list`: the scenarios the simulator would load, in matching order, and the agents. */
 import type { Argv, CommandModule } from 'yargs';
-import { loadAgentDirs, type AgentDefinition } from '../../agents/load.js';
+import { loadAgentDirs } from '../../agents/load.js';
+import { agentSummary, describeCondition, scenarioSummary } from '../../scenario/describe.js';
 import { BUILTIN_SCENARIO_DIR, formatIssue, loadScenarioDirs } from '../../scenario/load.js';
-import type { Condition, Scenario } from '../../scenario/model.js';
 import { withScenarioOptions } from '../options.js';
 
 type ListArgs = (ReturnType<typeof withScenarioOptions> extends Argv<infer A> ? A : never) & {
@@ -32,7 +32,7 @@ export const listCommand: CommandModule<object, ListArgs> = {
     );
     for (const issue of issues) process.stderr.write(`${formatIssue(issue)}\n`);
     if (argv.json) {
-      const json = { scenarios: scenarios.map(summary), agents: defined.agents.map(agentSummary) };
+      const json = { scenarios: scenarios.map(scenarioSummary), agents: defined.agents.map(agentSummary) };
       process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
     } else {
       for (const s of scenarios) {
@@ -54,39 +54,3 @@ export const listCommand: CommandModule<object, ListArgs> = {
     if (issues.length) process.exitCode = 2;
   },
 };
-
-function summary(s: Scenario) {
-  return {
-    id: s.id,
-    file: s.file,
-    description: s.description,
-    priority: s.priority,
-    fallback: s.fallback,
-    match: s.match.map(describeCondition),
-    kind: s.script.kind === 'reply' ? 'message' : 'task',
-  };
-}
-
-function agentSummary(a: AgentDefinition) {
-  return {
-    id: a.id,
-    code: a.code,
-    file: a.file,
-    name: a.name,
-    description: a.description,
-    scenarios: a.scenarioIds,
-    workspaces: a.workspaces,
-    ...(a.security && { security: a.security }),
-  };
-}
-
-function describeCondition(c: Condition): string {
-  const parts: string[] = [];
-  if (c.text) parts.push(`text ${c.text}`);
-  if (c.keywordList) parts.push(`keywords ${c.keywordList.join(', ')}`);
-  if (c.messageIdPrefix !== undefined) parts.push(`messageId starts with "${c.messageIdPrefix}"`);
-  if (c.messageIdRegex) parts.push(`messageId ${c.messageIdRegex}`);
-  if (c.metadata) parts.push(`metadata ${JSON.stringify(Object.fromEntries(c.metadata))}`);
-  if (c.skill !== undefined) parts.push(`skill ${c.skill}`);
-  return parts.join(' and ');
-}

@@ -23,6 +23,9 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       ...(argv.publicUrl !== undefined && { publicUrl: argv.publicUrl }),
       ...(argv.apiKey !== undefined && { apiKeys: argv.apiKey }),
       gatewayPrefix: argv.gatewayPrefix,
+      watch: argv.watch,
+      journalSize: argv.journalSize,
+      ...(argv.adminToken !== undefined && { adminToken: argv.adminToken }),
       ...(argv.chaos !== undefined && { chaos: argv.chaos }),
       retention: { eventTtlMs: argv.eventTtl, maxEventsPerTask: argv.maxEvents },
       push: {
@@ -49,6 +52,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
               `  gateway     POST ${base}${sim.gatewayPath}  (agent_code: ${sim.agents.map((a) => a.code).join(', ')})`,
             ]
           : []),
+        `  dashboard   ${base}/_sim/${argv.adminToken ? '?token=…' : ''}  (admin API under /_sim)`,
         `  seed        "${argv.seed}", speed ${argv.speed}${argv.chaos ? `, chaos "${argv.chaos}"` : ''}`,
         `  push        ${argv.push ? `on${argv.pushBlockPrivate ? ', private addresses refused' : ''}; deliveries at ${base}/_sim/deliveries` : 'off (--no-push)'}`,
         'Try:',

@@ -1,0 +1,226 @@
+/**
+ * The admin API under `/_sim` (JSON): see and steer the simulator while it runs. Every route is
+ * behind {@link checkAdminAccess}; agent cards never mention any of it.
+ */
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { FaultKind, FaultLog } from '../chaos/fault-log.js';
+import type { RawChaosProfile } from '../chaos/profile.js';
+import type { ChaosSettings } from '../chaos/service.js';
+import { chaosSetting } from '../chaos/setting.js';
+import { toRestStatus } from '../bindings/rest-v1/errors.js';
+import { asA2AError } from '../bindings/shared/errors.js';
+import { parseJson, readBody, sendJson } from '../bindings/shared/http.js';
+import { A2AError, invalidParams } from '../domain/errors.js';
+import { VirtualClock, type Clock } from '../lib/clock.js';
+import type { DeliveryLog, DeliveryOutcome } from '../push/delivery-log.js';
+import type { TaskRecord, TaskStore } from '../store/task-store.js';
+import { checkAdminAccess } from './access.js';
+import { placeOf, type SimEventBus } from './events.js';
+import type { JournalQuery, RequestJournal } from './journal.js';
+
+export interface ControlPlane {
+  clock: Clock;
+  store: TaskStore;
+  bus: SimEventBus;
+  journal: RequestJournal;
+  faults: FaultLog;
+  deliveries: DeliveryLog;
+  chaos: { settings: ChaosSettings; profiles: ReadonlyMap<string, RawChaosProfile> };
+  /** `--admin-token`; without it, loopback clients only. */
+  adminToken?: string;
+  health(): Record<string, unknown>;
+  /** The loaded scenarios and agents, their match rules, and what failed to load. */
+  catalog(): Record<string, unknown>;
+  /** Re-reads the scenario directories; a broken file keeps its previous version. */
+  reload(): Promise<{ issues: string[] }>;
+}
+
+const JSON_TYPE = 'application/json';
+
+export function adminRoutes(plane: ControlPlane): Router {
+  const router = express.Router();
+  router.use((req: Request, _res: Response, next: NextFunction) => {
+    checkAdminAccess(req, plane.adminToken);
+    next();
+  });
+  const ok = (res: Response, body: unknown) => sendJson(res, 200, body, JSON_TYPE);
+
+  router.get('/health', (_req, res) => ok(res, { status: 'ok', ...plane.health() }));
+  router.get('/scenarios', (_req, res) => ok(res, plane.catalog()));
+  router.post('/scenarios/reload', async (_req, res) => ok(res, await plane.reload()));
+
+  router.get('/tasks', (req, res) => {
+    const { agent, workspace, scenario, state } = stringQuery(req);
+    const limit = Math.min(Number(req.query['limit']) || 200, 1000);
+    const tasks = [...plane.store.all()]
+      .filter(
+        (r) =>
+          (scenario === undefined || r.scenarioId === scenario) &&
+          (state === undefined || r.task.status.state === state) &&
+          (agent === undefined || placeOf(r.scope).agent === agent) &&
+          (workspace === undefined || placeOf(r.scope).workspace === workspace),
+      )
+      .reverse()
+      .slice(0, limit)
+      .map(summary);
+    ok(res, { tasks });
+  });
+
+  router.get('/tasks/:id', (req, res) => {
+    const record = plane.store.find(String(req.params['id']));
+    if (!record) throw new A2AError('TaskNotFoundError', `Task not found: no task "${req.params['id']}".`);
+    ok(res, {
+      ...summary(record),
+      task: record.task,
+      events: record.log.readAfter(0),
+      oldestSeq: record.log.oldestSeq,
+      latestSeq: record.log.latestSeq,
+      pushConfigs: [...record.pushConfigs.values()],
+      faults: plane.faults.list({ taskId: record.id }),
+      deliveries: plane.deliveries.list({ taskId: record.id }),
+    });
+  });
+
+  router.post('/reset', async (req, res) => {
+    const { scenario, agent, workspace } = ((await jsonBody(req)) ?? {}) as Record<string, unknown>;
+    const removed = plane.store.removeWhere(
+      (r) =>
+        (scenario === undefined || r.scenarioId === scenario) &&
+        (agent === undefined || placeOf(r.scope).agent === agent) &&
+        (workspace === undefined || placeOf(r.scope).workspace === workspace),
+    );
+    if (scenario === undefined && agent === undefined && workspace === undefined) {
+      plane.journal.clear();
+      plane.faults.clear();
+      plane.deliveries.clear();
+    }
+    ok(res, { removed });
+  });
+
+  router.get('/chaos', (_req, res) => ok(res, chaosView(plane)));
+  router.put('/chaos', async (req, res) => {
+    const body = (await jsonBody(req)) as { chaos?: unknown } | undefined;
+    const value = body?.chaos;
+    if (value === null || value === '' || value === 'off') {
+      plane.chaos.settings.global = undefined;
+      plane.chaos.settings.source = undefined;
+    } else if (typeof value === 'string') {
+      try {
+        plane.chaos.settings.global = await chaosSetting(value, plane.chaos.profiles);
+      } catch (error) {
+        throw invalidParams([{ field: 'chaos', description: (error as Error).message }]);
+      }
+      plane.chaos.settings.source = value;
+    } else {
+      throw invalidParams([
+        {
+          field: 'chaos',
+          description: 'a profile name, key=value pairs, a *.chaos.yaml path, or null for none',
+        },
+      ]);
+    }
+    ok(res, chaosView(plane));
+  });
+
+  router.post('/clock/advance', async (req, res) => {
+    const { clock } = plane;
+    if (!(clock instanceof VirtualClock)) {
+      throw new A2AError(
+        'UnsupportedOperationError',
+        'The simulator runs on real time: only a simulator created with a VirtualClock can be advanced.',
+      );
+    }
+    const ms = ((await jsonBody(req)) as { ms?: unknown } | undefined)?.ms;
+    if (typeof ms !== 'number' || !(ms >= 0)) {
+      throw invalidParams([{ field: 'ms', description: 'milliseconds to advance, a number of 0 or more' }]);
+    }
+    clock.advance(ms);
+    ok(res, { now: new Date(clock.now()).toISOString() });
+  });
+
+  router.get('/faults', (req, res) => {
+    const { taskId, kind } = stringQuery(req);
+    ok(res, {
+      faults: plane.faults.list({
+        ...(taskId !== undefined && { taskId }),
+        ...(kind !== undefined && { kind: kind as FaultKind }),
+        ...after(req),
+      }),
+    });
+  });
+
+  router.get('/deliveries', (req, res) => {
+    const { taskId, configId, outcome } = stringQuery(req);
+    ok(res, {
+      deliveries: plane.deliveries.list({
+        ...(taskId !== undefined && { taskId }),
+        ...(configId !== undefined && { configId }),
+        ...(outcome !== undefined && { outcome: outcome as DeliveryOutcome }),
+        ...after(req),
+      }),
+    });
+  });
+
+  router.get('/requests', (req, res) => {
+    const { binding, method, taskId, workspace, since } = stringQuery(req);
+    const query: JournalQuery = {
+      ...(binding !== undefined && { binding }),
+      ...(method !== undefined && { method }),
+      ...(taskId !== undefined && { taskId }),
+      ...(workspace !== undefined && { workspace }),
+      ...(since !== undefined && { since: /^\d+$/.test(since) ? Number(since) : Date.parse(since) }),
+      ...after(req),
+    };
+    ok(res, { requests: plane.journal.list(query) });
+  });
+  router.delete('/requests', (_req, res) => {
+    plane.journal.clear();
+    res.status(204).end();
+  });
+
+  router.use((req: Request, res: Response) => {
+    const error = new A2AError('MethodNotFoundError', `Not found: ${req.method} /_sim${req.path}.`);
+    sendJson(res, 404, toRestStatus(error).body, JSON_TYPE);
+  });
+  router.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const { httpStatus, body } = toRestStatus(asA2AError(error, () => undefined));
+    sendJson(res, httpStatus, body, JSON_TYPE);
+  });
+  return router;
+}
+
+/** One line of the task list. */
+function summary(record: TaskRecord) {
+  return {
+    id: record.id,
+    contextId: record.task.contextId,
+    state: record.task.status.state,
+    updatedAt: record.task.status.timestamp,
+    scenario: record.scenarioId,
+    ...placeOf(record.scope),
+    events: record.log.latestSeq,
+  };
+}
+
+function chaosView(plane: ControlPlane) {
+  return { active: plane.chaos.settings.source ?? null, profiles: [...plane.chaos.profiles.keys()] };
+}
+
+function stringQuery(req: Request): Record<string, string | undefined> {
+  return Object.fromEntries(
+    Object.entries(req.query).map(([key, value]) => [key, typeof value === 'string' ? value : undefined]),
+  );
+}
+
+function after(req: Request): { after?: number } {
+  const value = req.query['after'];
+  return typeof value === 'string' && /^\d+$/.test(value) ? { after: Number(value) } : {};
+}
+
+async function jsonBody(req: Request): Promise<unknown> {
+  const text = await readBody(req, 64 * 1024);
+  if (text.trim() === '') return undefined;
+  const parsed = parseJson(text);
+  if (!parsed.ok) throw new A2AError('ParseError', `Invalid JSON body: ${parsed.error}.`);
+  return parsed.value;
+}

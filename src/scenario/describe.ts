@@ -1,0 +1,42 @@
+/**
+ * Scenarios and agents as people read them: the rows of `a2a-sim list --json` and of the control
+ * plane's `GET /_sim/scenarios`.
+ */
+import type { AgentDefinition } from '../agents/load.js';
+import type { Condition, Scenario } from './model.js';
+
+export function scenarioSummary(s: Scenario) {
+  return {
+    id: s.id,
+    file: s.file,
+    description: s.description,
+    priority: s.priority,
+    fallback: s.fallback,
+    match: s.match.map(describeCondition),
+    kind: s.script.kind === 'reply' ? 'message' : 'task',
+  };
+}
+
+export function agentSummary(a: AgentDefinition) {
+  return {
+    id: a.id,
+    code: a.code,
+    file: a.file,
+    name: a.name,
+    description: a.description,
+    scenarios: a.scenarioIds,
+    workspaces: a.workspaces,
+    ...(a.security && { security: a.security }),
+  };
+}
+
+export function describeCondition(c: Condition): string {
+  const parts: string[] = [];
+  if (c.text) parts.push(`text ${c.text}`);
+  if (c.keywordList) parts.push(`keywords ${c.keywordList.join(', ')}`);
+  if (c.messageIdPrefix !== undefined) parts.push(`messageId starts with "${c.messageIdPrefix}"`);
+  if (c.messageIdRegex) parts.push(`messageId ${c.messageIdRegex}`);
+  if (c.metadata) parts.push(`metadata ${JSON.stringify(Object.fromEntries(c.metadata))}`);
+  if (c.skill !== undefined) parts.push(`skill ${c.skill}`);
+  return parts.join(' and ');
+}
