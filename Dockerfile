@@ -18,6 +18,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY scenarios ./scenarios
+# The dashboard's browser files are served as they are, from src/ (tsc does not copy them).
+COPY src/admin/dashboard ./src/admin/dashboard
 USER node
 EXPOSE 41241
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \

@@ -27,6 +27,7 @@ import type { Scenario } from './scenario/model.js';
 import { ScenarioRegistry } from './scenario/registry.js';
 import { buildApp } from './server.js';
 import { placeOf, SimEventBus } from './admin/events.js';
+import { attachFeed } from './admin/feed.js';
 import { RequestJournal } from './admin/journal.js';
 import type { ControlPlane } from './admin/routes.js';
 import { agentSummary, scenarioSummary } from './scenario/describe.js';
@@ -235,17 +236,15 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     issues: [...loaded.issues, ...definitions.issues, ...chaos.issues],
   };
   const reload = async () => {
-    const fresh = await loadScenarioDirs(dirs);
-    // A file that broke keeps its previous version, so a typo mid-demo changes nothing.
-    const broken = new Set(fresh.issues.map((issue) => issue.file));
-    const kept = current.scenarios.filter(
-      (s) => broken.has(s.file) && !fresh.scenarios.some((f) => f.id === s.id),
-    );
-    const scenarios = [...fresh.scenarios, ...kept];
+    // A file that broke keeps its previous version (in its place in the matching order, ahead of a
+    // built-in it overrides), so a typo mid-demo changes nothing.
+    const previous = new Map(current.scenarios.map((s) => [s.file, s]));
+    const fresh = await loadScenarioDirs(dirs, (file) => previous.get(file));
+    const scenarios = fresh.scenarios;
     service.useScenarios(new ScenarioRegistry(scenarios));
-    definitions.agents.forEach(({ scenarioIds }, i) =>
+    definitions.agents.forEach(({ scenarioIds, everyScenario }, i) =>
       agentServices[i]!.useScenarios(
-        new ScenarioRegistry(scenarios.filter((s) => scenarioIds.includes(s.id))),
+        new ScenarioRegistry(scenarios.filter((s) => everyScenario || scenarioIds.includes(s.id))),
       ),
     );
     for (const issue of fresh.issues)
@@ -264,6 +263,8 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     ...(options.adminToken !== undefined && { adminToken: options.adminToken }),
     health: () => ({
       version: VERSION,
+      // Clock time, virtual or real: what the dashboard measures task ages against.
+      now: new Date(clock.now()).toISOString(),
       scenarios: current.scenarios.length,
       agents: mounted.length,
       tasks: store.size,
@@ -282,8 +283,10 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     ? dirs.map((dir) =>
         watch(dir, () => {
           settling?.cancel();
-          settling = clock.setTimer(200, () => void reload());
-        }),
+          settling = clock.setTimer(200, () => {
+            reload().catch((error: unknown) => logger.error('failed to reload the scenarios', error));
+          });
+        }).on('error', (error) => logger.warn(`--watch: stopped watching ${dir}: ${error.message}`)),
       )
     : [];
   const app = buildApp(context, mounted, {
@@ -293,6 +296,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
 
   const host = options.host ?? DEFAULTS.host;
   const server = await listen(app, options.port ?? DEFAULTS.port, host);
+  const feed = attachFeed(server, plane, { logger });
   const port = (server.address() as AddressInfo).port;
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   const url = `http://${urlHost}:${port}`;
@@ -325,6 +329,9 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     close: () =>
       new Promise<void>((resolve, reject) => {
         for (const watcher of watchers) watcher.close();
+        settling?.cancel();
+        // Upgraded sockets are no longer the HTTP server's to close.
+        feed.close();
         store.clear();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();

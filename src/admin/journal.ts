@@ -107,7 +107,7 @@ export function journalRequests(journal: RequestJournal, faults: FaultLog, bus: 
     const writeHead = res.writeHead;
     res.writeHead = function (this: Response, ...args: Parameters<Response['writeHead']>) {
       learn();
-      entry.streamed = String(res.getHeader('content-type') ?? '').startsWith('text/event-stream');
+      entry.streamed = contentTypeOf(res, args).startsWith('text/event-stream');
       if (entry.streamed) bus.publish({ type: 'stream:opened', request: entry.n, ...task(entry) });
       return writeHead.apply(this, args);
     } as Response['writeHead'];
@@ -119,9 +119,23 @@ export function journalRequests(journal: RequestJournal, faults: FaultLog, bus: 
       if (body !== undefined) entry.body = clip(body);
       if (entry.streamed) bus.publish({ type: 'stream:closed', request: entry.n, ...task(entry) });
     });
-    bus.publish({ type: 'request:received', request: entry });
+    // A copy as it arrived: the entry fills in later, and an event in the bus history must not
+    // change after the fact (the live feed and a replay of it would disagree).
+    bus.publish({
+      type: 'request:received',
+      request: { ...entry, headers: { ...entry.headers }, faults: [] },
+    });
     next();
   };
+}
+
+/** The response's Content-Type: the SSE writer passes its headers to `writeHead`, not `setHeader`. */
+function contentTypeOf(res: Response, args: readonly unknown[]): string {
+  const given = args
+    .slice(1)
+    .find((a): a is Record<string, unknown> => typeof a === 'object' && a !== null && !Array.isArray(a));
+  const value = given && Object.entries(given).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+  return String(value ?? res.getHeader('content-type') ?? '');
 }
 
 function task(entry: JournalEntry): { taskId?: string } {

@@ -15,6 +15,7 @@ import { VirtualClock, type Clock } from '../lib/clock.js';
 import type { DeliveryLog, DeliveryOutcome } from '../push/delivery-log.js';
 import type { TaskRecord, TaskStore } from '../store/task-store.js';
 import { checkAdminAccess } from './access.js';
+import { dashboardFiles } from './dashboard-files.js';
 import { placeOf, type SimEventBus } from './events.js';
 import type { JournalQuery, RequestJournal } from './journal.js';
 
@@ -176,6 +177,18 @@ export function adminRoutes(plane: ControlPlane): Router {
   router.delete('/requests', (_req, res) => {
     plane.journal.clear();
     res.status(204).end();
+  });
+
+  // The dashboard: `GET /_sim/` and its files, after the API so its paths never shadow a route.
+  router.use(dashboardFiles());
+
+  // The live feed is a WebSocket (feed.ts takes the upgrade); a plain GET is told how to ask.
+  router.get('/feed', () => {
+    throw new A2AError(
+      'UnsupportedOperationError',
+      'Upgrade required: /_sim/feed is a WebSocket (ws://…/_sim/feed).',
+      { httpStatus: 426 },
+    );
   });
 
   router.use((req: Request, res: Response) => {

@@ -20,6 +20,8 @@ export interface AgentDefinition {
   version?: string;
   /** The scenarios it plays, `"*"` already expanded. */
   scenarioIds: string[];
+  /** `scenarios: '*'`: it also plays the scenarios a reload adds. */
+  everyScenario?: true;
   /** Replaces the skills of its scenarios on its card. */
   skills?: SkillInfo[];
   security?: AgentSecurity;
@@ -144,6 +146,7 @@ export function parseAgent(
       description: raw.description,
       ...(raw.version !== undefined && { version: raw.version }),
       scenarioIds,
+      ...(raw.scenarios === '*' && { everyScenario: true as const }),
       ...(raw.skills && {
         skills: raw.skills.map((skill) => ({
           ...skill,

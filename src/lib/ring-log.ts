@@ -22,7 +22,12 @@ export class RingLog<T extends { n: number }> {
 
   /** The kept entries that pass `where`, oldest first. */
   filter(where: (entry: T) => boolean): T[] {
-    return this.entries.filter(where);
+    // Trimming is batched: entries beyond the newest `capacity` may still be held, never shown.
+    const kept: T[] = [];
+    for (let i = Math.max(0, this.entries.length - this.capacity); i < this.entries.length; i++) {
+      if (where(this.entries[i]!)) kept.push(this.entries[i]!);
+    }
+    return kept;
   }
 
   onRecord(listener: (entry: T) => void): void {

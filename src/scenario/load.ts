@@ -43,9 +43,13 @@ export async function listScenarioFiles(dir: string): Promise<string[]> {
 
 /**
  * Loads every scenario in `dirs`, in order. When two files share an id, the one from the earlier
- * directory wins, so a user's `weather.yaml` replaces the built-in one.
+ * directory wins, so a user's `weather.yaml` replaces the built-in one. `previous` stands in for a
+ * file with issues (a reload keeps the version that last loaded), in that file's place.
  */
-export async function loadScenarioDirs(dirs: readonly string[]): Promise<LoadResult> {
+export async function loadScenarioDirs(
+  dirs: readonly string[],
+  previous?: (file: string) => Scenario | undefined,
+): Promise<LoadResult> {
   const scenarios = new Map<string, Scenario>();
   const issues: ScenarioIssue[] = [];
   for (const dir of dirs) {
@@ -64,7 +68,8 @@ export async function loadScenarioDirs(dirs: readonly string[]): Promise<LoadRes
       if (scenarios.has(scenarioIdOf(file))) continue;
       const result = await loadScenarioFile(file);
       issues.push(...result.issues);
-      if (result.scenario) scenarios.set(result.scenario.id, result.scenario);
+      const scenario = result.scenario ?? (result.issues.length ? previous?.(displayPath(file)) : undefined);
+      if (scenario) scenarios.set(scenario.id, scenario);
     }
   }
   return { scenarios: [...scenarios.values()], issues };

@@ -20,9 +20,11 @@ export class EventLog {
   private undelivered: LoggedEvent[] = [];
   private delivering = false;
 
+  /** `onAppend` sees each event as it is logged, before any follower does. */
   constructor(
     private readonly maxEvents: number,
     private readonly maxAgeMs = Infinity,
+    private readonly onAppend?: (event: LoggedEvent) => void,
   ) {}
 
   /** Seq of the newest event, 0 when empty. */
@@ -43,6 +45,7 @@ export class EventLog {
       this.events = this.events.slice(this.events.length - this.maxEvents);
     }
     this.expire(logged.atMs);
+    this.onAppend?.(logged);
     // An append made from inside a follower's callback is queued, not delivered in the middle of
     // the current event: every follower then sees every event, in seq order.
     this.undelivered.push(logged);

@@ -92,17 +92,22 @@ export class TaskStore {
   /** Stores a new task and logs its creation as event 1. */
   create(task: Task, scope: string, scenarioId: string, atMs: number): TaskRecord {
     this.evict(atMs);
+    // The control plane hears of an event before the streams that carry it: what chaos does to a
+    // stream shows after the event it is about.
+    const onAppend = (event: LoggedEvent) => {
+      for (const listener of this.eventListeners) listener(record, event);
+    };
     const record: TaskRecord = {
       id: task.id,
       scope,
       scenarioId,
-      log: new EventLog(this.retention.maxEventsPerTask, this.retention.eventTtlMs),
+      log: new EventLog(this.retention.maxEventsPerTask, this.retention.eventTtlMs, onAppend),
       task,
       statusOrder: ++this.statusCounter,
       pushConfigs: new Map(),
     };
     this.records.set(task.id, record);
-    this.log(record, { taskId: task.id, contextId: task.contextId, atMs, event: { kind: 'task', task } });
+    record.log.append({ taskId: task.id, contextId: task.contextId, atMs, event: { kind: 'task', task } });
     return record;
   }
 
@@ -120,13 +125,7 @@ export class TaskStore {
       record.statusOrder = ++this.statusCounter;
       if (isTerminal(event.status.state)) this.ended.set(record.id, atMs);
     }
-    return this.log(record, { taskId: record.id, contextId: record.task.contextId, atMs, event });
-  }
-
-  private log(record: TaskRecord, event: Omit<LoggedEvent, 'seq'>): LoggedEvent {
-    const logged = record.log.append(event);
-    for (const listener of this.eventListeners) listener(record, logged);
-    return logged;
+    return record.log.append({ taskId: record.id, contextId: record.task.contextId, atMs, event });
   }
 
   /** The tasks of one context in `scope`, oldest first. */

@@ -5,7 +5,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2AError, invalidParams } from '../../domain/errors.js';
 
-/** Reads the request body as UTF-8, refusing more than `limitBytes`. */
 /** Each request's body as the binding read it, for the request journal. */
 const bodies = new WeakMap<IncomingMessage, string>();
 
@@ -14,6 +13,7 @@ export function bodyOf(req: IncomingMessage): string | undefined {
   return bodies.get(req);
 }
 
+/** Reads the request body as UTF-8, refusing more than `limitBytes`. */
 export function readBody(req: IncomingMessage, limitBytes: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];

@@ -1,0 +1,38 @@
+/**
+ * The dashboard's static files (`src/admin/dashboard/`: index.html, app.js, style.css), served at
+ * `/_sim/` by the admin router, so the same access rule covers them.
+ *
+ * @note They are plain browser files with no build step: `tsc` does not copy them, so both the
+ * sources (`src/admin/`) and the build (`dist/admin/`) read them from `src/admin/dashboard` under the
+ * package root, which is why package.json `files` and the Dockerfile ship that directory.
+ */
+import { fileURLToPath } from 'node:url';
+import express, { type NextFunction, type Request, type Response } from 'express';
+
+/** Resolved like `BUILTIN_SCENARIO_DIR`: two levels up from this module is the package root. */
+export const DASHBOARD_DIR = fileURLToPath(new URL('../../src/admin/dashboard', import.meta.url));
+
+/**
+ * Express middleware for the admin router: `GET /_sim/` answers index.html, `GET /_sim/app.js` the
+ * script; anything else falls through to the router's 404.
+ *
+ * @example router.use(dashboardFiles());
+ */
+export function dashboardFiles() {
+  const files = express.static(DASHBOARD_DIR, {
+    index: 'index.html',
+    redirect: false,
+    cacheControl: false,
+    // Revalidate every time (the ETag makes that a 304): an upgraded simulator never serves a stale page.
+    setHeaders: (res) => res.setHeader('Cache-Control', 'no-cache'),
+  });
+  return (req: Request, res: Response, next: NextFunction): void => {
+    // The page loads its files and calls the API by relative URLs, which need the trailing slash.
+    const url = new URL(req.originalUrl, 'http://localhost');
+    if ((req.method === 'GET' || req.method === 'HEAD') && req.path === '/' && !url.pathname.endsWith('/')) {
+      res.redirect(301, `${url.pathname}/${url.search}`);
+      return;
+    }
+    files(req, res, next);
+  };
+}

@@ -1,0 +1,252 @@
+/**
+ * The live feed: `GET /_sim/feed` upgraded to a WebSocket. A watcher first gets the bus history,
+ * then every event as it happens, each as one JSON text message `{n, at, type, ...}`, narrowed by
+ * the query (`taskId`, `contextId`, `workspace`, `agent`, `types`). Same access rule as the admin
+ * API. A watcher that does not keep up is dropped (1013), never buffered without bound.
+ */
+import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { toRestStatus } from '../bindings/rest-v1/errors.js';
+import { toWireStreamResponse } from '../bindings/shared/proto-json.js';
+import { A2AError, invalidParams } from '../domain/errors.js';
+import type { Logger } from '../lib/log.js';
+import type { TaskStore } from '../store/task-store.js';
+import { checkAdminAccess } from './access.js';
+import { placeOf, type SimEvent } from './events.js';
+import type { ControlPlane } from './routes.js';
+
+export const FEED_PATH = '/_sim/feed';
+
+/** Every event type, for the `types` filter. */
+export const FEED_TYPES: readonly SimEvent['type'][] = Object.freeze([
+  'task:created',
+  'task:event',
+  'stream:opened',
+  'stream:closed',
+  'chaos:fault',
+  'push:attempt',
+  'request:received',
+]);
+
+/** Close code for a watcher that reads too slowly: "try again later" (RFC 6455 §7.4.1, IANA registry). */
+export const TOO_SLOW = 1013;
+
+/** What the feed reads: the bus, the store (to tell what an event is about), the access token. */
+export type FeedSource = Pick<ControlPlane, 'bus' | 'store' | 'adminToken'>;
+
+export interface FeedOptions {
+  logger?: Logger;
+  /** Bytes that may wait to be sent to one watcher before it is dropped. Default 1 MiB. */
+  maxBufferedBytes?: number;
+}
+
+export interface Feed {
+  /** Disconnects every watcher and stops accepting new ones. */
+  close(): void;
+}
+
+/** What an event is about, for the filters: named directly, or through its task. */
+interface Subject {
+  taskId?: string;
+  contextId?: string;
+  agent?: string;
+  workspace?: string;
+}
+
+interface FeedFilter extends Subject {
+  types?: ReadonlySet<string>;
+}
+
+/**
+ * Serves the feed on `server`'s upgrade requests; any other upgrade is refused.
+ *
+ * @example
+ * const feed = attachFeed(server, plane, { logger });
+ * // new WebSocket('ws://127.0.0.1:41241/_sim/feed?types=task:event&taskId=…')
+ * feed.close();
+ */
+export function attachFeed(server: Server, plane: FeedSource, options: FeedOptions = {}): Feed {
+  const maxBuffered = options.maxBufferedBytes ?? 1024 * 1024;
+  // Watchers send nothing worth reading: a small frame limit keeps a hostile one cheap.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 });
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== FEED_PATH) {
+      refuse(
+        socket,
+        new A2AError('MethodNotFoundError', `Not found: only ${FEED_PATH} accepts a WebSocket upgrade.`),
+      );
+      return;
+    }
+    let filter: FeedFilter;
+    try {
+      checkAdminAccess(req, plane.adminToken);
+      filter = filterOf(url.searchParams);
+    } catch (error) {
+      // An upgrade listener must not throw: that would take the whole server down.
+      if (!(error instanceof A2AError)) options.logger?.error('feed: failed to accept a watcher', error);
+      refuse(socket, error instanceof A2AError ? error : new A2AError('InternalError'));
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => watch(ws, filter));
+  };
+
+  const watch = (ws: WebSocket, filter: FeedFilter) => {
+    const matches = (event: SimEvent) =>
+      (filter.types === undefined || filter.types.has(event.type)) && about(event, filter, plane.store);
+    // The history may be large and is written at once; it is bounded by the bus. Until the watcher
+    // has read it, it does not count against the bound.
+    let allowance = 0;
+    for (const event of plane.bus.history()) {
+      if (!matches(event)) continue;
+      const text = encode(event);
+      allowance += Buffer.byteLength(text);
+      ws.send(text);
+    }
+    // Subscribed in the same tick as the history was read: no event can fall in between.
+    const unsubscribe = plane.bus.subscribe((event) => {
+      // The bus calls this from inside the task runner: nothing here may throw into it.
+      try {
+        if (!matches(event) || ws.readyState !== ws.OPEN) return;
+        ws.send(encode(event));
+        const waiting = ws.bufferedAmount;
+        if (waiting <= maxBuffered) allowance = 0;
+        else if (waiting > maxBuffered + allowance) {
+          unsubscribe();
+          options.logger?.warn(
+            `feed: dropped a watcher that reads too slowly (${waiting} bytes waiting to be sent)`,
+          );
+          ws.close(TOO_SLOW, `too slow: more than ${maxBuffered} bytes waiting to be sent`);
+        }
+      } catch (error) {
+        unsubscribe();
+        options.logger?.error('feed: failed to send an event; the watcher is disconnected', error);
+        ws.terminate();
+      }
+    });
+    ws.on('close', unsubscribe);
+    ws.on('error', () => ws.terminate());
+  };
+
+  server.on('upgrade', onUpgrade);
+  return {
+    close: () => {
+      server.off('upgrade', onUpgrade);
+      for (const ws of wss.clients) ws.terminate();
+      wss.close();
+    },
+  };
+}
+
+/** One message: `{n, at, type, ...}`; a task event also carries its A2A v1.0 StreamResponse. */
+function encode(event: SimEvent): string {
+  const payload = event.type === 'task:event' && toWireStreamResponse({ kind: 'event', event: event.event });
+  const { n, at, ...body } = event;
+  return JSON.stringify({ n, at, ...body, ...(payload && { payload }) });
+}
+
+function filterOf(params: URLSearchParams): FeedFilter {
+  const filter: FeedFilter = {};
+  for (const key of ['taskId', 'contextId', 'workspace', 'agent'] as const) {
+    const value = params.get(key);
+    if (value !== null && value !== '') filter[key] = value;
+  }
+  const types = params.get('types');
+  if (types !== null && types.trim() !== '') {
+    const list = types.split(',').map((t) => t.trim());
+    const unknown = list.filter((t) => !(FEED_TYPES as readonly string[]).includes(t));
+    if (unknown.length) {
+      throw invalidParams([
+        {
+          field: 'types',
+          description: `unknown event type(s) ${unknown.map((t) => `"${t}"`).join(', ')}; known: ${FEED_TYPES.join(', ')}`,
+        },
+      ]);
+    }
+    filter.types = new Set(list);
+  }
+  return filter;
+}
+
+/** Whether `event` names every value the filter asks for (an event about no task fails a task filter). */
+function about(event: SimEvent, filter: FeedFilter, store: TaskStore): boolean {
+  if (
+    filter.taskId === undefined &&
+    filter.contextId === undefined &&
+    filter.workspace === undefined &&
+    filter.agent === undefined
+  ) {
+    return true;
+  }
+  const subject = subjectOf(event, store);
+  return (
+    (filter.taskId === undefined || subject.taskId === filter.taskId) &&
+    (filter.contextId === undefined || subject.contextId === filter.contextId) &&
+    (filter.workspace === undefined || subject.workspace === filter.workspace) &&
+    (filter.agent === undefined || subject.agent === filter.agent)
+  );
+}
+
+function subjectOf(event: SimEvent, store: TaskStore): Subject {
+  const subject: Subject = {};
+  switch (event.type) {
+    case 'task:created':
+    case 'task:event':
+      return {
+        taskId: event.taskId,
+        contextId: event.contextId,
+        ...(event.agent !== undefined && { agent: event.agent }),
+        ...(event.workspace !== undefined && { workspace: event.workspace }),
+      };
+    case 'stream:opened':
+    case 'stream:closed':
+      if (event.taskId !== undefined) subject.taskId = event.taskId;
+      break;
+    case 'chaos:fault':
+      if (event.fault.taskId !== undefined) subject.taskId = event.fault.taskId;
+      if (event.fault.request?.scope !== undefined)
+        Object.assign(subject, placeOf(event.fault.request.scope));
+      break;
+    case 'push:attempt':
+      subject.taskId = event.delivery.taskId;
+      break;
+    case 'request:received': {
+      const { taskId, agent, workspace } = event.request;
+      Object.assign(subject, {
+        ...(taskId !== undefined && { taskId }),
+        ...(agent !== undefined && { agent }),
+        ...(workspace !== undefined && { workspace }),
+      });
+      break;
+    }
+  }
+  // The task tells the rest, while it is still stored.
+  const record = subject.taskId === undefined ? undefined : store.find(subject.taskId);
+  if (record) {
+    const place = placeOf(record.scope);
+    subject.contextId ??= record.task.contextId;
+    if (place.agent !== undefined) subject.agent ??= place.agent;
+    if (place.workspace !== undefined) subject.workspace ??= place.workspace;
+  }
+  return subject;
+}
+
+/** Answers an upgrade request with the admin API's error body and hangs up. */
+function refuse(socket: Duplex, error: A2AError): void {
+  const { httpStatus, body } = toRestStatus(error);
+  const text = JSON.stringify(body);
+  socket.once('finish', () => socket.destroy());
+  socket.end(
+    [
+      `HTTP/1.1 ${httpStatus} ${STATUS_CODES[httpStatus] ?? 'Error'}`,
+      'Connection: close',
+      'Content-Type: application/json',
+      `Content-Length: ${Buffer.byteLength(text)}`,
+      ...(httpStatus === 401 ? ['WWW-Authenticate: Bearer realm="a2a-sim control plane"'] : []),
+      '',
+      text,
+    ].join('\r\n'),
+  );
+}

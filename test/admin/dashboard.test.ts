@@ -1,0 +1,189 @@
+/**
+ * The dashboard at `/_sim/`, in headless Chromium. The simulator runs on a VirtualClock: the test
+ * moves time itself, and only waits on the browser (Playwright's auto-waiting locators) to show
+ * what already happened.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSim, type TestSim } from '../helpers/sim.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const HAS_CHROMIUM = existsSync(CHROMIUM);
+const SKIPPED = HAS_CHROMIUM ? '' : ` (skipped: no Chromium at ${CHROMIUM})`;
+const RESULTS = fileURLToPath(new URL('../../test-results/', import.meta.url));
+/** How long the browser may take to show something: the feed is instant, polling takes up to 2 s. */
+const SHOWN = { timeout: 10_000 };
+
+async function send(t: TestSim, text: string, taskId?: string): Promise<{ id: string }> {
+  const response = await fetch(`${t.url}/message:send`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      message: {
+        role: 'ROLE_USER',
+        parts: [{ text }],
+        messageId: `m-${text.length}`,
+        ...(taskId && { taskId }),
+      },
+      configuration: { returnImmediately: true },
+    }),
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { task: { id: string } }).task;
+}
+
+/** A page that fails the test on any uncaught error in the dashboard's script. */
+async function openPage(browser: Browser, url: string, errors: Error[]): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on('pageerror', (error) => errors.push(error));
+  await page.goto(url);
+  return page;
+}
+
+const row = (page: Page, taskId: string, state?: string) =>
+  page.locator(`[data-testid="task-row"][data-task-id="${taskId}"]${state ? `[data-state="${state}"]` : ''}`);
+
+describe('the files of the dashboard', () => {
+  let t: TestSim;
+  beforeAll(async () => {
+    t = await startSim();
+  });
+  afterAll(() => t.close());
+
+  it('serves index.html at /_sim/ with Cache-Control: no-cache, and its script and style', async () => {
+    const page = await fetch(`${t.url}/_sim/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    expect(await page.text()).toContain('data-testid="task-list"');
+    const script = await fetch(`${t.url}/_sim/app.js`);
+    expect(script.headers.get('content-type')).toMatch(/^(text|application)\/javascript/);
+    expect((await fetch(`${t.url}/_sim/style.css`)).headers.get('content-type')).toMatch(/^text\/css/);
+  });
+
+  it('redirects /_sim to /_sim/ (keeping the query), so relative URLs resolve under /_sim/', async () => {
+    const response = await fetch(`${t.url}/_sim?token=x`, { redirect: 'manual' });
+    expect(response.status).toBe(301);
+    expect(response.headers.get('location')).toBe('/_sim/?token=x');
+  });
+
+  it('answers an unknown file with the admin API 404, and leaves the API routes alone', async () => {
+    expect((await fetch(`${t.url}/_sim/nope.js`)).status).toBe(404);
+    expect(await (await fetch(`${t.url}/_sim/health`)).json()).toMatchObject({ status: 'ok' });
+  });
+});
+
+describe.skipIf(!HAS_CHROMIUM)(`the dashboard in a browser${SKIPPED}`, () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM });
+  });
+  afterAll(() => browser?.close());
+
+  it('shows a flight booking live, from input-required to completed, and its timeline', async () => {
+    const t = await startSim();
+    const errors: Error[] = [];
+    try {
+      const page = await openPage(browser, `${t.url}/_sim/`, errors);
+      await page.getByTestId('feed-status').and(page.locator('[data-mode="live"]')).waitFor(SHOWN);
+      expect(await page.getByTestId('version').textContent()).toMatch(/^v\d+\.\d+\.\d+/);
+      expect(await page.getByTestId('chaos-select').locator('option').allTextContents()).toEqual(
+        expect.arrayContaining(['none', 'flaky-mobile']),
+      );
+
+      const task = await send(t, 'Book me a flight');
+      await row(page, task.id).waitFor(SHOWN);
+      t.clock.advance(1_000);
+      await row(page, task.id, 'input-required').waitFor(SHOWN);
+      expect(await row(page, task.id).textContent()).toContain('flight-booking');
+
+      await send(t, 'From San Francisco to New York', task.id);
+      t.clock.advance(5_000);
+      await row(page, task.id, 'completed').waitFor(SHOWN);
+      expect(await row(page, task.id).getByTestId('task-events').textContent()).toBe('7 events');
+
+      await row(page, task.id).getByRole('button').click();
+      const timeline = page.getByTestId('timeline');
+      await timeline.locator('[data-testid="timeline-event"][data-seq="7"]').waitFor(SHOWN);
+      const events = timeline.getByTestId('timeline-event');
+      const kinds = await Promise.all((await events.all()).map((item) => item.getAttribute('data-kind')));
+      expect(kinds).toEqual(['task', 'status', 'status', 'task', 'status', 'artifact', 'status']);
+      const text = await timeline.textContent();
+      for (const expected of [
+        'Book me a flight', // in, seq 1
+        'I need more details. Where would you like to fly from and to?', // out, seq 3
+        'From San Francisco to New York', // in, the follow-up (seq 4)
+        'Searching flights from San Francisco to New York...', // out, seq 5
+        'Flight itinerary', // the artifact, text and data parts
+        '"from": "San Francisco"',
+      ]) {
+        expect(text).toContain(expected);
+      }
+      expect(await events.nth(2).getByTestId('task-state').textContent()).toBe('input-required');
+      expect(await page.getByTestId('streams').textContent()).toContain('No streams attached.');
+
+      mkdirSync(RESULTS, { recursive: true });
+      await page.screenshot({ path: `${RESULTS}dashboard.png`, fullPage: true });
+
+      // The header steers the simulator: chaos on and off, then a reset empties the list.
+      await page.getByLabel('Chaos profile').selectOption('flaky-mobile');
+      await expect
+        .poll(async () => (await fetch(`${t.url}/_sim/chaos`)).json())
+        .toMatchObject({
+          active: 'flaky-mobile',
+        });
+      await page.getByLabel('Chaos profile').selectOption('none');
+      await expect
+        .poll(async () => (await fetch(`${t.url}/_sim/chaos`)).json())
+        .toMatchObject({ active: null });
+      await page.getByRole('button', { name: 'Reset' }).click();
+      await page.getByTestId('task-count').and(page.locator(':text-is("0")')).waitFor(SHOWN);
+      expect(t.sim.store.size).toBe(0);
+      expect(errors).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('falls back to polling GET /_sim/tasks when the WebSocket fails', async () => {
+    const t = await startSim();
+    const errors: Error[] = [];
+    try {
+      const page = await browser.newPage();
+      page.on('pageerror', (error) => errors.push(error));
+      await page.routeWebSocket(/\/_sim\/feed/, (ws) => ws.close());
+      await page.goto(`${t.url}/_sim/`);
+      await page.getByTestId('feed-status').and(page.locator('[data-mode="polling"]')).waitFor(SHOWN);
+
+      const task = await send(t, 'What is the weather today?');
+      t.clock.advance(10_000);
+      await row(page, task.id, 'completed').waitFor(SHOWN);
+      await row(page, task.id).getByRole('button').click();
+      await page.getByTestId('timeline').getByText('Weather Report').waitFor(SHOWN);
+      expect(errors).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('passes ?token= on to its files, the API and the feed when --admin-token is set', async () => {
+    const t = await startSim({ adminToken: 's3cret' });
+    const errors: Error[] = [];
+    try {
+      expect((await fetch(`${t.url}/_sim/`)).status).toBe(401);
+      expect((await fetch(`${t.url}/_sim/app.js`)).status).toBe(401);
+      const task = await send(t, 'Please fail this task');
+      t.clock.advance(10_000);
+
+      const page = await openPage(browser, `${t.url}/_sim/?token=s3cret`, errors);
+      await page.getByTestId('feed-status').and(page.locator('[data-mode="live"]')).waitFor(SHOWN);
+      await row(page, task.id, 'failed').waitFor(SHOWN);
+      expect(await page.getByTestId('version').textContent()).toMatch(/^v/);
+      expect(errors).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+});

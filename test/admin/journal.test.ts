@@ -1,0 +1,212 @@
+/**
+ * The request journal (`GET /_sim/requests`): every request to an agent over each binding, as the
+ * binding read it, with its task, workspace, status, body and the chaos faults applied; secrets
+ * redacted; filters; the bound; DELETE.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSim, type TestSim } from '../helpers/sim.js';
+import { postSse } from '../helpers/sse.js';
+import { admin, http, rpc, v03Message, v1Message } from './helpers.js';
+
+const WEATHER = 'What is the weather today?';
+
+const requests = async (t: TestSim, query = '') => {
+  const { status, body } = await admin(t, 'GET', `/requests${query}`);
+  expect(status).toBe(200);
+  return body.requests as any[];
+};
+
+describe('one request from each binding', () => {
+  let t: TestSim;
+  const taskIds: Record<string, string> = {};
+  let startedAt: number;
+  beforeAll(async () => {
+    t = await startSim({ keepAliveMs: 0 });
+    startedAt = t.clock.now();
+    const rest = await t.drive(
+      http(`${t.url}/message:send`, 'POST', v1Message(WEATHER, 'j-rest'), {
+        Authorization: 'Bearer very-secret',
+        'X-API-Key': 'key-secret',
+      }),
+    );
+    taskIds['REST'] = rest.body.task.id;
+    const v1 = await t.drive(
+      http(`${t.url}/`, 'POST', rpc('SendMessage', v1Message(WEATHER, 'j-v1'), 'rpc-1'), {
+        'A2A-Version': '1.0',
+      }),
+    );
+    taskIds['JSON-RPC 1.0'] = v1.body.result.task.id;
+    // Later on the clock, for `since`.
+    t.clock.advance(60_000);
+    const v03 = await t.drive(
+      http(`${t.url}/`, 'POST', rpc('message/send', v03Message(WEATHER, 'j-v03'), 7)),
+    );
+    taskIds['JSON-RPC 0.3'] = v03.body.result.id;
+    const gateway = await t.drive(
+      http(
+        `${t.url}${t.sim.gatewayPath}`,
+        'POST',
+        rpc('message/send', v03Message(WEATHER, 'j-gw'), 'gw-1', { agent_code: 'explore' }),
+        { 'X-Workspace-ID': 'ws-9' },
+      ),
+    );
+    taskIds['gateway'] = gateway.body.result.id;
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    {
+      binding: 'REST',
+      path: '/message:send',
+      operation: 'POST /message:send',
+      messageId: 'j-rest',
+    },
+    { binding: 'JSON-RPC 1.0', path: '/', operation: 'SendMessage', id: 'rpc-1', messageId: 'j-v1' },
+    { binding: 'JSON-RPC 0.3', path: '/', operation: 'message/send', id: 7, messageId: 'j-v03' },
+    {
+      binding: 'gateway',
+      path: '/agents/a2a',
+      operation: 'message/send',
+      id: 'gw-1',
+      messageId: 'j-gw',
+      agent: 'explore',
+      workspace: 'ws-9',
+    },
+  ])('$binding: binding, operation, id, task, place, status and body', async (expected) => {
+    const [entry, ...others] = await requests(t, `?binding=${encodeURIComponent(expected.binding)}`);
+    expect(others).toEqual([]);
+    const { messageId, ...fields } = expected;
+    expect(entry).toMatchObject({
+      ...fields,
+      method: 'POST',
+      taskId: taskIds[expected.binding],
+      status: 200,
+      streamed: false,
+      faults: [],
+      durationMs: expect.any(Number),
+      at: expect.any(String),
+    });
+    if (expected.id === undefined) expect(entry).not.toHaveProperty('id');
+    if (expected.workspace === undefined) expect(entry).not.toHaveProperty('workspace');
+    expect(
+      JSON.parse(entry.body).params?.message?.messageId ?? JSON.parse(entry.body).message.messageId,
+    ).toBe(messageId);
+  });
+
+  it('keeps the requests in arrival order, numbered, and never the admin calls', async () => {
+    const all = await requests(t);
+    expect(all.map((e) => e.binding)).toEqual(['REST', 'JSON-RPC 1.0', 'JSON-RPC 0.3', 'gateway']);
+    expect(all.map((e) => e.n)).toEqual([1, 2, 3, 4]);
+    expect(all.some((e) => e.path.startsWith('/_sim'))).toBe(false);
+  });
+
+  it('redacts secrets: Authorization and X-API-Key show that they were sent, not what they hold', async () => {
+    const [entry] = await requests(t, '?binding=REST');
+    expect(entry.headers).toMatchObject({
+      authorization: '(redacted)',
+      'x-api-key': '(redacted)',
+      'content-type': 'application/json',
+    });
+    expect(JSON.stringify(await requests(t))).not.toMatch(/very-secret|key-secret/);
+  });
+
+  it.each([
+    ['?binding=JSON-RPC%200.3', ['JSON-RPC 0.3']],
+    ['?method=SendMessage', ['JSON-RPC 1.0']],
+    ['?method=message%2Fsend', ['JSON-RPC 0.3', 'gateway']],
+    ['?method=POST', ['REST', 'JSON-RPC 1.0', 'JSON-RPC 0.3', 'gateway']],
+    ['?method=GET', []],
+    ['?workspace=ws-9', ['gateway']],
+    ['?after=2', ['JSON-RPC 0.3', 'gateway']],
+    ['?binding=gateway&after=4', []],
+  ])('filters: %s', async (query, expected) => {
+    expect((await requests(t, query)).map((e) => e.binding)).toEqual(expected);
+  });
+
+  it('filters by task', async () => {
+    for (const [binding, taskId] of Object.entries(taskIds)) {
+      expect((await requests(t, `?taskId=${taskId}`)).map((e) => e.binding)).toEqual([binding]);
+    }
+  });
+
+  it('filters by arrival time: since an ISO time or epoch milliseconds', async () => {
+    const later = startedAt + 30_000;
+    expect((await requests(t, `?since=${new Date(later).toISOString()}`)).map((e) => e.binding)).toEqual([
+      'JSON-RPC 0.3',
+      'gateway',
+    ]);
+    expect((await requests(t, `?since=${later}`)).length).toBe(2);
+    expect((await requests(t, `?since=${startedAt}`)).length).toBe(4);
+  });
+});
+
+describe('faults, errors and streams', () => {
+  let t: TestSim;
+  beforeAll(async () => (t = await startSim({ keepAliveMs: 0 })));
+  afterAll(() => t.close());
+
+  it('links the chaos faults applied to a request (X-Sim-Chaos), with the status the client got', async () => {
+    const answer = await http(`${t.url}/message:send`, 'POST', v1Message(WEATHER, 'jf-1'), {
+      'X-Sim-Chaos': 'error=503',
+    });
+    expect(answer.status).toBe(503);
+    const faults = (await admin(t, 'GET', '/faults')).body.faults as any[];
+    expect(faults).toHaveLength(1);
+    const [entry] = await requests(t, `?after=0`);
+    expect(entry).toMatchObject({
+      binding: 'REST',
+      operation: 'POST /message:send',
+      status: 503,
+      faults: [faults[0].n],
+      headers: { 'x-sim-chaos': 'error=503' },
+    });
+  });
+
+  it('a stream: streamed, its task, and a drop applied mid-stream', async () => {
+    const reader = await t.drive(
+      postSse(`${t.url}/message:stream`, v1Message(WEATHER, 'jf-2'), { 'X-Sim-Chaos': 'drop-after=2' }),
+    );
+    const events = await t.drive(reader.rest());
+    const taskId = events[0]!.json.task.id;
+    const drop = (await admin(t, 'GET', `/faults?kind=drop&taskId=${taskId}`)).body.faults[0];
+    const [entry, ...others] = await requests(t, `?taskId=${taskId}`);
+    expect(others).toEqual([]);
+    expect(entry).toMatchObject({
+      operation: 'POST /message:stream',
+      status: 200,
+      streamed: true,
+      faults: [drop.n],
+    });
+  });
+
+  it('an error answer is recorded with its status and the task it named', async () => {
+    const answer = await http(`${t.url}/tasks/no-such-task`, 'GET');
+    expect(answer.status).toBe(404);
+    const [entry] = (await requests(t)).slice(-1);
+    expect(entry).toMatchObject({ method: 'GET', path: '/tasks/no-such-task', status: 404 });
+  });
+});
+
+describe('the bound and DELETE', () => {
+  let t: TestSim;
+  beforeAll(async () => (t = await startSim({ journalSize: 5 })));
+  afterAll(() => t.close());
+
+  it('journalSize: 5 keeps the last 5 requests', async () => {
+    for (let i = 1; i <= 7; i++) await http(`${t.url}/tasks?pageSize=${i}`, 'GET');
+    const kept = await requests(t);
+    expect(kept.map((e) => e.n)).toEqual([3, 4, 5, 6, 7]);
+    expect(kept.map((e) => e.path)).toEqual([3, 4, 5, 6, 7].map((i) => `/tasks?pageSize=${i}`));
+    // Well past the bound, still 5.
+    for (let i = 0; i < 20; i++) await http(`${t.url}/tasks`, 'GET');
+    expect((await requests(t)).map((e) => e.n)).toEqual([23, 24, 25, 26, 27]);
+  });
+
+  it('DELETE /_sim/requests clears the journal (204); numbering goes on', async () => {
+    const deleted = await fetch(`${t.url}/_sim/requests`, { method: 'DELETE' });
+    expect(deleted.status).toBe(204);
+    expect(await requests(t)).toEqual([]);
+    await http(`${t.url}/tasks`, 'GET');
+    expect((await requests(t)).map((e) => e.n)).toEqual([28]);
+  });
+});
