@@ -45,6 +45,9 @@ export interface CallContext {
   deliveryChaos?: DeliveryChaos;
 }
 
+/** Distinct requests whose repeat count is remembered; past it the counts start over. */
+const MAX_REMEMBERED_REQUESTS = 100_000;
+
 /** Webhooks per task, at most: a client bug must not turn into unbounded deliveries. */
 export const MAX_PUSH_CONFIGS_PER_TASK = 10;
 
@@ -120,6 +123,8 @@ export interface ServiceOptions {
 export class SimService implements A2AService {
   private registry: ScenarioRegistry;
   private readonly runs = new Map<string, TaskRun>();
+  /** How many tasks each distinct request has started: the next one's occurrence. */
+  private readonly occurrences = new Map<string, number>();
 
   constructor(private readonly options: ServiceOptions) {
     this.registry = options.registry;
@@ -572,8 +577,8 @@ export class SimService implements A2AService {
   /**
    * A task's seed depends only on the root seed, the caller's scope, the scenario and what the
    * request says, so the same question gets the same answer in every run, whatever else runs
-   * meanwhile (in other tenants and workspaces too). Asking the same
-   * question again while the first task is still stored gets the next occurrence.
+   * meanwhile (in other tenants and workspaces too). Asking the same question again gets the next
+   * occurrence: counted, so the thousandth repeat costs what the first does.
    */
   private taskSeed(scenario: Scenario, message: Message, ctx: CallContext): string {
     const digest = createHash('sha256')
@@ -581,9 +586,14 @@ export class SimService implements A2AService {
       .digest('base64url')
       .slice(0, 16);
     const base = `${this.options.seed}/${scenario.id}/${digest}`;
-    for (let occurrence = 0; ; occurrence++) {
+    // The count only saves work: forgetting it (to bound memory) falls back to probing the store.
+    if (this.occurrences.size >= MAX_REMEMBERED_REQUESTS) this.occurrences.clear();
+    for (let occurrence = this.occurrences.get(base) ?? 0; ; occurrence++) {
       const seed = `${base}#${occurrence}`;
-      if (!this.options.store.has(new Random(seed).fork('task').uuid())) return seed;
+      if (!this.options.store.has(new Random(seed).fork('task').uuid())) {
+        this.occurrences.set(base, occurrence + 1);
+        return seed;
+      }
     }
   }
 
