@@ -1,0 +1,227 @@
+/**
+ * Child processes of the bench: the servers under test and the load generators, each pinned to its
+ * own core with `taskset` where it exists; RSS and CPU time read from /proc.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+
+export const SERVER_CORE = 0;
+export const LOAD_CORE = 1;
+
+export type ServerKind = 'simulator' | 'sdk' | 'express';
+export const SERVER_KINDS: readonly ServerKind[] = ['simulator', 'sdk', 'express'];
+
+/** Every child still running, so an interrupted bench leaves nothing behind. */
+const children = new Set<ChildProcess>();
+
+export function killAll(): void {
+  for (const child of children) child.kill('SIGKILL');
+}
+
+/** True where `taskset` can pin to two distinct cores. */
+export function canPin(): boolean {
+  if (process.platform !== 'linux' || availableParallelism() < 2) return false;
+  return [SERVER_CORE, LOAD_CORE].every(
+    (core) => spawnSync('taskset', ['-c', String(core), 'true'], { stdio: 'ignore' }).status === 0,
+  );
+}
+
+/** Pins every thread of this process to `core`; false if that failed. */
+export function pinSelf(core: number): boolean {
+  return (
+    spawnSync('taskset', ['-a', '-p', '-c', String(core), String(process.pid)], { stdio: 'ignore' })
+      .status === 0
+  );
+}
+
+/** Spawns `argv`, under `taskset -c core` when `pin`. taskset execs, so the child's pid is the program's. */
+export function spawnPinned(argv: string[], core: number, pin: boolean): ChildProcess {
+  const [command, ...args] = pin ? ['taskset', '-c', String(core), ...argv] : argv;
+  const child = spawn(command!, args, {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+/** Resident set size of `pid` in bytes, from /proc; undefined where there is no /proc. */
+export function rssBytes(pid: number): number | undefined {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The kernel's count of connections dropped because a listen queue was full (all sockets). */
+export function listenOverflows(): number | undefined {
+  try {
+    const lines = readFileSync('/proc/net/netstat', 'utf8').split('\n');
+    const header = lines.find((l) => l.startsWith('TcpExt:'))?.split(/\s+/);
+    const values = lines.filter((l) => l.startsWith('TcpExt:'))[1]?.split(/\s+/);
+    const index = header?.indexOf('ListenOverflows') ?? -1;
+    return index > 0 && values ? Number(values[index]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const CLOCK_TICKS = (() => {
+  const out = spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' });
+  return Number(out.stdout?.trim()) || 100;
+})();
+
+/** User + system CPU time of `pid` in milliseconds, from /proc; undefined where there is no /proc. */
+export function cpuMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS) * 1000;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface ServerHandle {
+  kind: ServerKind;
+  url: string;
+  pid: number;
+  /** From spawn to the `listening on` line, ms. */
+  bannerMs: number;
+  spawnedAt: number;
+  stop(): Promise<void>;
+}
+
+export interface ServerOptions {
+  pin: boolean;
+  /** Simulator only: `--speed` (default 0). */
+  speed?: number;
+  /** Simulator only: an extra scenario directory. */
+  scenarioDir?: string;
+  /** Simulator only: flags for node itself, e.g. `--trace-gc`. */
+  nodeFlags?: string[];
+  /** Every line the server prints after its URL. */
+  onLine?: (line: string) => void;
+}
+
+export function serverArgv(kind: ServerKind, options: ServerOptions): string[] {
+  const node = process.execPath;
+  switch (kind) {
+    case 'simulator':
+      return [
+        node,
+        ...(options.nodeFlags ?? []),
+        'dist/cli/main.js',
+        'serve',
+        '--port',
+        '0',
+        '--speed',
+        String(options.speed ?? 0),
+        '--log-level',
+        'silent',
+        ...(options.scenarioDir ? ['-s', options.scenarioDir] : []),
+      ];
+    case 'sdk':
+      return [node, '--import', 'tsx', 'bench/comparators/sdk-server.ts'];
+    case 'express':
+      return [node, '--import', 'tsx', 'bench/comparators/express-server.ts'];
+  }
+}
+
+/** Starts a server and resolves once it has printed its URL. */
+export async function startServer(kind: ServerKind, options: ServerOptions): Promise<ServerHandle> {
+  const spawnedAt = performance.now();
+  const child = spawnPinned(serverArgv(kind, options), SERVER_CORE, options.pin);
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timeout = setTimeout(() => fail(new Error(`${kind} printed no URL within 30 s`)), 30_000);
+    const onData = (chunk: string) => {
+      out += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match) {
+        clearTimeout(timeout);
+        child.off('exit', onExit);
+        child.stdout!.off('data', onData);
+        // Keep draining whatever else it prints.
+        if (options.onLine) createInterface({ input: child.stdout! }).on('line', options.onLine);
+        else child.stdout!.resume();
+        resolve(match[1]!.replace(/\/+$/, ''));
+      }
+    };
+    const onExit = (code: number | null) =>
+      fail(new Error(`${kind} exited (${code}) before listening: ${stderr}`));
+    function fail(error: Error) {
+      clearTimeout(timeout);
+      child.kill('SIGKILL');
+      reject(error);
+    }
+    child.stdout!.setEncoding('utf8').on('data', onData);
+    child.once('exit', onExit);
+  });
+  const bannerMs = performance.now() - spawnedAt;
+  return {
+    kind,
+    url,
+    pid: child.pid!,
+    bannerMs,
+    spawnedAt,
+    stop: () => stopChild(child),
+  };
+}
+
+/** SIGTERM, then SIGKILL after 5 s; resolves once the child is gone. */
+export function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/** A child that answers one JSON line per JSON line it is sent (bench/load.ts). */
+export class LineWorker {
+  private readonly pending: ((line: string) => void)[] = [];
+  private stderr = '';
+
+  constructor(readonly child: ChildProcess) {
+    createInterface({ input: child.stdout! }).on('line', (line) => this.pending.shift()?.(line));
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      this.stderr = (this.stderr + chunk).slice(-4000);
+    });
+    child.once('exit', (code) => {
+      for (const waiter of this.pending.splice(0)) {
+        waiter(JSON.stringify({ ok: false, error: `load generator exited (${code}): ${this.stderr}` }));
+      }
+    });
+  }
+
+  request<T>(job: unknown): Promise<T> {
+    return new Promise((resolve, reject) => {
+      this.pending.push((line) => {
+        const answer = JSON.parse(line) as { ok: boolean; result?: T; error?: string };
+        if (answer.ok) resolve(answer.result as T);
+        else reject(new Error(answer.error));
+      });
+      this.child.stdin!.write(`${JSON.stringify(job)}\n`);
+    });
+  }
+
+  close(): Promise<void> {
+    this.child.stdin!.end();
+    return stopChild(this.child);
+  }
+}

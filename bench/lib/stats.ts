@@ -1,0 +1,46 @@
+/** Percentiles and summaries for the bench. Values in, numbers out; no I/O. */
+
+export interface Summary {
+  n: number;
+  mean: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+}
+
+/** The p-th percentile (0–100) of ascending `sorted`, nearest-rank; NaN when empty. */
+export function percentile(sorted: ArrayLike<number>, p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))]!;
+}
+
+export function summarize(values: ArrayLike<number>): Summary {
+  const sorted = Float64Array.from(values).sort();
+  let sum = 0;
+  for (const v of sorted) sum += v;
+  return {
+    n: sorted.length,
+    mean: sorted.length ? sum / sorted.length : Number.NaN,
+    p50: percentile(sorted, 50),
+    p90: percentile(sorted, 90),
+    p99: percentile(sorted, 99),
+    max: sorted.length ? sorted[sorted.length - 1]! : Number.NaN,
+  };
+}
+
+/** Median of a few numbers (the rounds of one workload); NaN when empty. */
+export function median(values: number[]): number {
+  const finite = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  if (finite.length === 0) return Number.NaN;
+  const mid = finite.length >> 1;
+  return finite.length % 2 ? finite[mid]! : (finite[mid - 1]! + finite[mid]!) / 2;
+}
+
+/** Rounds to `digits` decimals, keeping NaN as null for JSON. */
+export function round(value: number, digits = 2): number | null {
+  if (!Number.isFinite(value)) return null;
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}

@@ -1,0 +1,755 @@
+/**
+ * `npm run bench`: the simulator against a bare express server and an @a2a-js/sdk server, on loopback.
+ *
+ *   tsx bench/run.ts [--quick] [--duration S] [--rounds N] [--only NAME[,NAME]] [--sse-5000]
+ *                    [--sse-scenarios DIR] [--cpu-prof DIR] [--json FILE]        (--help says what each does)
+ *
+ * Every server runs as its own child process pinned to core 0 (`taskset -c 0`), started afresh for
+ * every run; the load generators (autocannon in bench/load.ts, the SSE client in bench/sse-client.ts)
+ * run as child processes pinned to core 1, and so does this orchestrator (`taskset -a -p`), which only
+ * starts processes and samples /proc between and around runs. Servers alternate run by run
+ * (simulator, sdk, express, simulator, sdk, express, …) so drift on the machine hits all alike.
+ * Prints a table, then the JSON (or writes it to --json FILE).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, release, totalmem } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+import type { LoadJob, LoadResult } from './load.js';
+import type { SseJob, SseResult } from './sse-client.js';
+import {
+  canPin,
+  cpuMs,
+  killAll,
+  LineWorker,
+  listenOverflows,
+  LOAD_CORE,
+  pinSelf,
+  rssBytes,
+  SERVER_KINDS,
+  spawnPinned,
+  startServer,
+  stopChild,
+  type ServerHandle,
+  type ServerKind,
+} from './lib/procs.js';
+import { median, round } from './lib/stats.js';
+import {
+  HTTP_WORKLOADS,
+  REST_SEND_BODY,
+  sseWorkloads,
+  STARTUP,
+  type HttpWorkload,
+  type SseWorkload,
+  type Workload,
+} from './workloads.js';
+
+// ---------------------------------------------------------------------------------------- options
+
+// Paths below (dist/, bench/, node_modules/) are relative to the repository root.
+process.chdir(fileURLToPath(new URL('..', import.meta.url)));
+
+const { values: flags } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    duration: { type: 'string' },
+    rounds: { type: 'string' },
+    only: { type: 'string', multiple: true },
+    'sse-5000': { type: 'boolean', default: false },
+    'sse-scenarios': { type: 'string' },
+    'cpu-prof': { type: 'string' },
+    json: { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+
+if (flags.help) {
+  process.stdout.write(
+    [
+      'npm run bench -- [options]',
+      '  --quick           every workload for ~1 s, one round (what the smoke test runs)',
+      '  --duration S      seconds per measured run (default 5)',
+      '  --rounds N        rounds per workload, servers interleaved (default 2; --quick 1)',
+      '  --only NAME,...   workloads by name or prefix: startup, rest-send-c1, rest-send, jsonrpc, rest-get, sse, sse-1000, ...',
+      '  --sse-5000        also 5000 concurrent streams',
+      '  --sse-scenarios D a directory with another bench-ticks.yaml (same form, any number of ticks)',
+      '  --cpu-prof DIR    run every simulator under node --cpu-prof, profiles into DIR',
+      '  --json FILE       write the JSON there instead of printing it',
+      '',
+    ].join('\n'),
+  );
+  process.exit(0);
+}
+
+const quick = flags.quick;
+const durationSec = Number(flags.duration ?? (quick ? 1 : 5));
+const settings = {
+  quick,
+  durationSec,
+  warmupSec: quick ? 0 : 1,
+  rounds: Number(flags.rounds ?? (quick ? 1 : 2)),
+  startupRepeats: quick ? 1 : 5,
+  /** A fresh server for every HTTP run, except with --quick (one per kind for all of them). */
+  reuseServers: quick,
+  idleSettleMs: quick ? 300 : 1000,
+  /**
+   * SSE: after every stream has had its first event, wait `sseSettleMs`, then count the ticks
+   * scheduled in the next `sseWindowMs`, and wait `sseGraceMs` for late ones. The bench-ticks
+   * scenario lasts 15 s, so ramp + settle + window must stay under that: the window is capped at 8 s.
+   */
+  sseSettleMs: quick ? 500 : 1000,
+  sseWindowMs: Math.min(durationSec, 8) * 1000,
+  sseGraceMs: quick ? 500 : 1000,
+  sseRampTimeoutMs: 5_000,
+  sseScenarios: flags['sse-scenarios'] ?? 'bench/scenarios',
+};
+if (!(durationSec > 0) || !(settings.rounds >= 1))
+  throw new Error('--duration and --rounds must be positive');
+
+const allWorkloads: Workload[] = [STARTUP, ...HTTP_WORKLOADS, ...sseWorkloads(flags['sse-5000'])];
+const wanted = (flags.only ?? [])
+  .flatMap((o) => o.split(','))
+  .map((o) => o.trim())
+  .filter(Boolean);
+const workloads = wanted.length
+  ? allWorkloads.filter((w) => wanted.some((o) => w.name === o || w.name.startsWith(o)))
+  : allWorkloads;
+if (workloads.length === 0) throw new Error(`--only ${wanted.join(',')} matches no workload`);
+
+// ---------------------------------------------------------------------------------------- helpers
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const nodeArgv = (script: string, ...rest: string[]) => [
+  process.execPath,
+  '--import',
+  'tsx',
+  script,
+  ...rest,
+];
+/** One value per server kind, in SERVER_KINDS order. */
+function byKind<T>(make: (kind: ServerKind) => T): Record<ServerKind, T> {
+  return { simulator: make('simulator'), sdk: make('sdk'), express: make('express') };
+}
+/** A number for the log, `—` when there is none. */
+const num = (value: number | null | undefined, digits = 0) =>
+  typeof value === 'number' && Number.isFinite(value) ? value.toFixed(digits) : '—';
+const freshId = () => Math.random().toString(36).slice(2, 12);
+
+async function requestJson(url: string, init: RequestInit): Promise<unknown> {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  if (!response.ok)
+    throw new Error(`${init.method ?? 'GET'} ${url}: HTTP ${response.status} ${text.slice(0, 200)}`);
+  return JSON.parse(text);
+}
+
+function sendInit(workload: HttpWorkload): RequestInit {
+  return {
+    method: workload.method,
+    headers: workload.headers,
+    ...(workload.body !== undefined && { body: workload.body.replaceAll('[<id>]', freshId()) }),
+  };
+}
+
+/** One REST message:send; resolves to the created task's id. */
+async function createTask(url: string): Promise<string> {
+  const answer = (await requestJson(`${url}/message:send`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0' },
+    body: REST_SEND_BODY.replaceAll('[<id>]', freshId()),
+  })) as { task?: { id?: string } };
+  if (typeof answer.task?.id !== 'string') throw new Error(`message:send at ${url} created no task`);
+  return answer.task.id;
+}
+
+// ---------------------------------------------------------------------------------------- setup
+
+/** Node flags for every simulator process (comparators ignore them). */
+const simulatorFlags = flags['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', flags['cpu-prof']] : [];
+const pin = canPin();
+const pinnedSelf = pin && pinSelf(LOAD_CORE);
+const versionOf = (dir: string) =>
+  (JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')) as { version: string }).version;
+const versions = {
+  simulator: versionOf('.'),
+  sdk: versionOf('node_modules/@a2a-js/sdk'),
+  express: versionOf('node_modules/express'),
+  autocannon: versionOf('node_modules/autocannon'),
+};
+
+process.once('SIGINT', () => {
+  killAll();
+  process.exit(130);
+});
+
+// Node loads its fetch (undici) on first use: not inside the first server's startup time.
+await (await fetch('data:text/plain,warm')).text();
+
+let loadWorker: LineWorker | undefined;
+function loadGenerator(): LineWorker {
+  loadWorker ??= new LineWorker(spawnPinned(nodeArgv('bench/load.ts'), LOAD_CORE, pin));
+  return loadWorker;
+}
+
+// ---------------------------------------------------------------------------------------- runs
+
+interface StartupRun {
+  bannerMs: number;
+  startupMs: number;
+  idleRssBytes: number | null;
+}
+
+async function startupRun(kind: ServerKind): Promise<StartupRun> {
+  const server = await startServer(kind, { pin, nodeFlags: simulatorFlags });
+  try {
+    // The first answered request: retried, though a server that printed its URL already listens.
+    let answeredAt = 0;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await createTask(server.url);
+        answeredAt = performance.now();
+        break;
+      } catch (error) {
+        if (attempt > 200) throw error;
+        await sleep(5);
+      }
+    }
+    await sleep(settings.idleSettleMs);
+    return {
+      bannerMs: server.bannerMs,
+      startupMs: answeredAt - server.spawnedAt,
+      idleRssBytes: rssBytes(server.pid) ?? null,
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+interface HttpRun extends LoadResult {
+  /** Server CPU time during the measured run, as a share of one core. */
+  serverCpu: number | null;
+  serverRssEndBytes: number | null;
+}
+
+/** --quick only: one server per kind for every HTTP workload, to keep the smoke test short. */
+const sharedServers = new Map<ServerKind, ServerHandle>();
+
+async function httpRun(workload: HttpWorkload, kind: ServerKind): Promise<HttpRun> {
+  let server = sharedServers.get(kind);
+  if (!server) {
+    server = await startServer(kind, { pin, nodeFlags: simulatorFlags });
+    if (settings.reuseServers) sharedServers.set(kind, server);
+  }
+  try {
+    let path = workload.path;
+    let taskId: string | undefined;
+    if (path.includes('{taskId}')) {
+      taskId = await createTask(server.url);
+      path = path.replace('{taskId}', taskId);
+    }
+    // One request first: the run measures only answers of the expected shape.
+    const answer = await requestJson(`${server.url}${path}`, sendInit(workload));
+    const problem = workload.check(answer, taskId);
+    if (problem)
+      throw new Error(
+        `${workload.name} on ${kind}: unexpected answer (${problem}): ${JSON.stringify(answer).slice(0, 300)}`,
+      );
+
+    const job: LoadJob = {
+      url: `${server.url}${path}`,
+      method: workload.method,
+      headers: workload.headers,
+      ...(workload.body !== undefined && { body: workload.body }),
+      connections: workload.connections,
+      durationSec: settings.warmupSec,
+      discard: true,
+    };
+    if (settings.warmupSec > 0) await loadGenerator().request(job);
+    const cpuBefore = cpuMs(server.pid);
+    const started = performance.now();
+    const result = await loadGenerator().request<LoadResult>({
+      ...job,
+      durationSec: settings.durationSec,
+      discard: false,
+    });
+    const wallMs = performance.now() - started;
+    const cpuAfter = cpuMs(server.pid);
+    return {
+      ...result,
+      serverCpu: cpuBefore !== undefined && cpuAfter !== undefined ? (cpuAfter - cpuBefore) / wallMs : null,
+      serverRssEndBytes: rssBytes(server.pid) ?? null,
+    };
+  } finally {
+    if (!settings.reuseServers) await server.stop();
+  }
+}
+
+interface SseRun extends SseResult {
+  rssBaselineBytes: number | null;
+  rssPeakBytes: number | null;
+  rssPerStreamBytes: number | null;
+  serverCpu: number | null;
+  /** Connections the kernel dropped (listen queue full) while the streams were opening. */
+  listenOverflowsDuringRamp: number | null;
+  /** The server's garbage collections from the window's start to the end of the grace period. */
+  serverGc: {
+    collections: number;
+    totalPauseMs: number | null;
+    maxPauseMs: number | null;
+    major: number;
+    maxMajorMarkingMs: number | null;
+  };
+}
+
+/** One stream read up to its third event, so the run does not count first-use costs as per-stream. */
+async function warmStream(url: string): Promise<void> {
+  const abort = new AbortController();
+  const response = await fetch(`${url}/message:stream`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0' },
+    body: JSON.stringify({
+      message: {
+        role: 'ROLE_USER',
+        parts: [{ text: `tick warm-up ${freshId()}` }],
+        messageId: `bench-ticks-warm-${freshId()}`,
+      },
+    }),
+    signal: abort.signal,
+  });
+  const reader = response.body!.getReader();
+  let events = 0;
+  const decoder = new TextDecoder();
+  while (events < 3) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    events += decoder.decode(value).split('\n\n').length - 1;
+  }
+  abort.abort();
+}
+
+/** What `node --trace-gc` said about one collection. */
+interface GcLine {
+  major: boolean;
+  pauseMs: number;
+  /** Major GCs: from the start of (incremental, concurrent) marking to the end, ms. */
+  markingMs: number;
+}
+
+function parseGcLine(line: string): GcLine | undefined {
+  const kind = /ms: (Scavenge|Mark-Compact|Mark-Sweep|Minor Mark-Sweep)/.exec(line)?.[1];
+  const pause = /MB, ([\d.]+) \/ [\d.]+ ms/.exec(line)?.[1];
+  if (!kind || pause === undefined) return undefined;
+  const marking = /walltime since start of marking (\d+) ms/.exec(line)?.[1];
+  return { major: kind.startsWith('Mark'), pauseMs: Number(pause), markingMs: Number(marking ?? 0) };
+}
+
+/** How many ticks the bench-ticks scenario in `dir` has. */
+function ticksIn(dir: string): number {
+  const text = readFileSync(`${dir}/bench-ticks.yaml`, 'utf8');
+  return Math.max(0, ...[...text.matchAll(/['"]tick (\d+)['"]/g)].map((m) => Number(m[1])));
+}
+
+async function sseRun(workload: SseWorkload, roundIndex: number): Promise<SseRun> {
+  // --trace-gc: the server's collections during the window explain its lag tail.
+  let inWindow = false;
+  const gcs: GcLine[] = [];
+  const server: ServerHandle = await startServer('simulator', {
+    pin,
+    speed: 1,
+    scenarioDir: settings.sseScenarios,
+    nodeFlags: [...simulatorFlags, '--trace-gc'],
+    onLine: (line) => {
+      const gc = inWindow ? parseGcLine(line) : undefined;
+      if (gc) gcs.push(gc);
+    },
+  });
+  try {
+    await warmStream(server.url);
+    await sleep(settings.idleSettleMs);
+    const baseline = rssBytes(server.pid);
+    const overflowsBefore = listenOverflows();
+    const job: SseJob = {
+      url: server.url,
+      streams: workload.streams,
+      windowMs: settings.sseWindowMs,
+      settleMs: settings.sseSettleMs,
+      graceMs: settings.sseGraceMs,
+      rampTimeoutMs: settings.sseRampTimeoutMs,
+      runId: `r${roundIndex}`,
+      ticks: ticksIn(settings.sseScenarios),
+    };
+    const client = spawnPinned(nodeArgv('bench/sse-client.ts', JSON.stringify(job)), LOAD_CORE, pin);
+    let stderr = '';
+    client
+      .stderr!.setEncoding('utf8')
+      .on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
+    const samples: number[] = [];
+    let sampler: NodeJS.Timeout | undefined;
+    let cpuBefore: number | undefined;
+    let overflowsAtSteady: number | undefined;
+    let windowStarted = 0;
+    const result = await new Promise<SseResult>((resolve, reject) => {
+      createInterface({ input: client.stdout! }).on('line', (line) => {
+        const message = JSON.parse(line) as { phase: string; result?: SseResult };
+        if (message.phase === 'steady') {
+          inWindow = true;
+          overflowsAtSteady = listenOverflows();
+          cpuBefore = cpuMs(server.pid);
+          windowStarted = performance.now();
+          sampler = setInterval(() => {
+            const rss = rssBytes(server.pid);
+            if (rss !== undefined) samples.push(rss);
+          }, 100);
+        } else if (message.phase === 'done') {
+          resolve(message.result!);
+        }
+      });
+      client.once('exit', (code) =>
+        reject(new Error(`SSE client exited (${code}) without a result: ${stderr}`)),
+      );
+    });
+    inWindow = false;
+    clearInterval(sampler);
+    const cpuAfter = cpuMs(server.pid);
+    const windowMs = performance.now() - windowStarted;
+    await stopChild(client);
+    const peak = samples.length ? Math.max(...samples) : undefined;
+    const majors = gcs.filter((g) => g.major);
+    return {
+      ...result,
+      rssBaselineBytes: baseline ?? null,
+      rssPeakBytes: peak ?? null,
+      rssPerStreamBytes:
+        baseline !== undefined && peak !== undefined ? (peak - baseline) / workload.streams : null,
+      serverCpu: cpuBefore !== undefined && cpuAfter !== undefined ? (cpuAfter - cpuBefore) / windowMs : null,
+      listenOverflowsDuringRamp:
+        overflowsBefore !== undefined && overflowsAtSteady !== undefined
+          ? overflowsAtSteady - overflowsBefore
+          : null,
+      serverGc: {
+        collections: gcs.length,
+        totalPauseMs: round(
+          gcs.reduce((sum, g) => sum + g.pauseMs, 0),
+          1,
+        ),
+        maxPauseMs: round(Math.max(0, ...gcs.map((g) => g.pauseMs)), 1),
+        major: majors.length,
+        maxMajorMarkingMs: round(Math.max(0, ...majors.map((g) => g.markingMs)), 0),
+      },
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+// ---------------------------------------------------------------------------------------- targets
+
+interface Target {
+  workload: string;
+  name: string;
+  target: string;
+  value: number | null;
+  pass: boolean | null;
+}
+
+const targets: Target[] = [];
+function addTarget(workload: string, name: string, target: string, value: number, pass: boolean): void {
+  targets.push({
+    workload,
+    name,
+    target,
+    value: round(value, 3),
+    pass: Number.isFinite(value) ? pass : null,
+  });
+}
+
+// ---------------------------------------------------------------------------------------- main
+
+const startedAt = new Date();
+const loadStart = loadavg();
+const results: Record<string, unknown> = {};
+log(
+  `a2a-sim bench: ${workloads.map((w) => w.name).join(', ')}; ${settings.durationSec} s per run, ` +
+    `${settings.rounds} round(s); ${pin ? `servers on core 0, load on core 1${pinnedSelf ? '' : ' (this process unpinned)'}` : 'no taskset: unpinned'}`,
+);
+
+try {
+  for (const workload of workloads) {
+    if (workload.kind === 'startup') {
+      const runs: Record<ServerKind, StartupRun[]> = { simulator: [], sdk: [], express: [] };
+      for (let i = 0; i < settings.startupRepeats; i++) {
+        for (const kind of SERVER_KINDS) {
+          const run = await startupRun(kind);
+          runs[kind].push(run);
+          log(
+            `  startup ${kind}: ${num(run.startupMs)} ms, idle RSS ${num((run.idleRssBytes ?? Number.NaN) / 2 ** 20, 1)} MB`,
+          );
+        }
+      }
+      const servers = byKind((kind) => ({
+        startupMs: round(median(runs[kind].map((r) => r.startupMs)), 1),
+        bannerMs: round(median(runs[kind].map((r) => r.bannerMs)), 1),
+        idleRssMB: round(median(runs[kind].map((r) => (r.idleRssBytes ?? Number.NaN) / 2 ** 20)), 1),
+        runs: runs[kind].map((r) => ({
+          ...r,
+          startupMs: round(r.startupMs, 1),
+          bannerMs: round(r.bannerMs, 1),
+        })),
+      }));
+      results[workload.name] = { kind: 'startup', description: workload.description, servers };
+      const sim = servers.simulator;
+      addTarget(
+        'startup',
+        'simulator startup to first answer (ms)',
+        '≤ 400',
+        sim.startupMs ?? Number.NaN,
+        (sim.startupMs ?? Infinity) <= 400,
+      );
+      addTarget(
+        'startup',
+        'simulator idle RSS (MB)',
+        '≤ 80',
+        sim.idleRssMB ?? Number.NaN,
+        (sim.idleRssMB ?? Infinity) <= 80,
+      );
+    } else if (workload.kind === 'http') {
+      const runs: Record<ServerKind, HttpRun[]> = { simulator: [], sdk: [], express: [] };
+      for (let r = 0; r < settings.rounds; r++) {
+        for (const kind of SERVER_KINDS) {
+          const run = await httpRun(workload, kind);
+          runs[kind].push(run);
+          log(
+            `  ${workload.name} ${kind}: ${num(run.rps)} req/s, p50 ${num(run.latencyMs.p50, 2)} ms, ` +
+              `p99 ${num(run.latencyMs.p99, 2)} ms, server CPU ${num((run.serverCpu ?? Number.NaN) * 100)}%, ` +
+              `load CPU ${num(run.loadgenCpu * 100)}%${run.non2xx || run.errors ? `, ${run.non2xx} non-2xx, ${run.errors} errors` : ''}`,
+          );
+        }
+      }
+      const servers = byKind((kind) => ({
+        rps: round(median(runs[kind].map((r) => r.rps)), 0),
+        p50Ms: round(median(runs[kind].map((r) => r.latencyMs.p50)), 3),
+        p99Ms: round(median(runs[kind].map((r) => r.latencyMs.p99)), 3),
+        non2xx: runs[kind].reduce((sum, r) => sum + r.non2xx + r.errors + r.timeouts, 0),
+        serverCpu: round(median(runs[kind].map((r) => r.serverCpu ?? Number.NaN)), 2),
+        loadgenCpu: round(median(runs[kind].map((r) => r.loadgenCpu)), 2),
+        rounds: runs[kind],
+      }));
+      const ratio = (a: number | null, b: number | null) => (a !== null && b ? a / b : Number.NaN);
+      const ratios = {
+        rpsSimOverSdk: round(ratio(servers.simulator.rps, servers.sdk.rps), 2),
+        rpsSimOverExpress: round(ratio(servers.simulator.rps, servers.express.rps), 2),
+        p99SimOverSdk: round(ratio(servers.simulator.p99Ms, servers.sdk.p99Ms), 2),
+      };
+      results[workload.name] = {
+        kind: 'http',
+        description: workload.description,
+        connections: workload.connections,
+        request: {
+          method: workload.method,
+          path: workload.path,
+          headers: workload.headers,
+          body: workload.body,
+        },
+        servers,
+        ratios,
+      };
+      if (workload.isSend) {
+        addTarget(
+          workload.name,
+          'req/s simulator ÷ sdk',
+          '≥ 2.0',
+          ratios.rpsSimOverSdk ?? Number.NaN,
+          (ratios.rpsSimOverSdk ?? 0) >= 2,
+        );
+        addTarget(
+          workload.name,
+          'p99 simulator ÷ sdk',
+          '< 1.0',
+          ratios.p99SimOverSdk ?? Number.NaN,
+          (ratios.p99SimOverSdk ?? Infinity) < 1,
+        );
+        addTarget(
+          workload.name,
+          'req/s simulator ÷ express',
+          '≥ 0.85',
+          ratios.rpsSimOverExpress ?? Number.NaN,
+          (ratios.rpsSimOverExpress ?? 0) >= 0.85,
+        );
+      }
+    } else {
+      const runs: SseRun[] = [];
+      for (let r = 0; r < settings.rounds; r++) {
+        const run = await sseRun(workload, r);
+        runs.push(run);
+        log(
+          `  ${workload.name}: lag p50 ${num(run.lagMs.p50, 2)} ms, p99 ${num(run.lagMs.p99, 2)} ms ` +
+            `(wire p99 ${num(run.wireLagMs.p99, 2)}), first event p50 ${num(run.firstEventMs.p50, 1)} / p99 ${num(run.firstEventMs.p99, 1)} ms, ` +
+            `${num((run.rssPerStreamBytes ?? Number.NaN) / 1024, 1)} KB/stream, ${run.ticksReceived}/${run.ticksScheduled} ticks, ` +
+            `${run.opened}/${run.streams} opened, ${run.failed} failed, ramp ${num(run.rampMs)} ms (${run.listenOverflowsDuringRamp ?? '?'} listen overflows), ` +
+            `server CPU ${num((run.serverCpu ?? Number.NaN) * 100)}%, client CPU ${num(run.clientCpu * 100)}%, ` +
+            `server GC: ${run.serverGc.major} major (marking up to ${run.serverGc.maxMajorMarkingMs} ms), max pause ${run.serverGc.maxPauseMs} ms`,
+        );
+      }
+      const summary = {
+        kind: 'sse',
+        description: workload.description,
+        streams: workload.streams,
+        lagP50Ms: round(median(runs.map((r) => r.lagMs.p50)), 2),
+        lagP99Ms: round(median(runs.map((r) => r.lagMs.p99)), 2),
+        wireLagP99Ms: round(median(runs.map((r) => r.wireLagMs.p99)), 2),
+        firstEventP50Ms: round(median(runs.map((r) => r.firstEventMs.p50)), 1),
+        firstEventP99Ms: round(median(runs.map((r) => r.firstEventMs.p99)), 1),
+        rssPerStreamKB: round(median(runs.map((r) => (r.rssPerStreamBytes ?? Number.NaN) / 1024)), 1),
+        rssPeakMB: round(median(runs.map((r) => (r.rssPeakBytes ?? Number.NaN) / 2 ** 20)), 1),
+        ticksReceived: runs.reduce((sum, r) => sum + r.ticksReceived, 0),
+        ticksScheduled: runs.reduce((sum, r) => sum + r.ticksScheduled, 0),
+        lagMaxMs: round(Math.max(...runs.map((r) => r.lagMs.max)), 1),
+        failedStreams: runs.reduce((sum, r) => sum + r.failed, 0),
+        listenOverflows: runs.reduce((sum, r) => sum + (r.listenOverflowsDuringRamp ?? 0), 0),
+        serverMajorGcs: runs.reduce((sum, r) => sum + r.serverGc.major, 0),
+        serverCpu: round(median(runs.map((r) => r.serverCpu ?? Number.NaN)), 2),
+        scenarioTicks: ticksIn(settings.sseScenarios),
+        rounds: runs,
+      };
+      results[workload.name] = summary;
+      if (workload.hasTargets) {
+        addTarget(
+          workload.name,
+          'event lag p99 (ms)',
+          '≤ 10',
+          summary.lagP99Ms ?? Number.NaN,
+          (summary.lagP99Ms ?? Infinity) <= 10,
+        );
+        addTarget(
+          workload.name,
+          'server RSS per stream (KB)',
+          '≤ 60',
+          summary.rssPerStreamKB ?? Number.NaN,
+          (summary.rssPerStreamKB ?? Infinity) <= 60,
+        );
+      }
+    }
+  }
+} finally {
+  await loadWorker?.close();
+  for (const server of sharedServers.values()) await server.stop();
+}
+
+// ---------------------------------------------------------------------------------------- report
+
+const cpu = cpus();
+const report = {
+  tool: 'a2a-sim bench',
+  date: startedAt.toISOString(),
+  command:
+    process.env.npm_lifecycle_event === 'bench'
+      ? `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`
+      : `tsx bench/run.ts ${process.argv.slice(2).join(' ')}`.trim(),
+  machine: {
+    cpu: cpu[0]?.model ?? 'unknown',
+    cores: cpu.length,
+    memoryGB: round(totalmem() / 2 ** 30, 1),
+    kernel: release(),
+    node: process.version,
+    loadavgBefore: loadStart.map((l) => round(l, 2)),
+    loadavgAfter: loadavg().map((l) => round(l, 2)),
+  },
+  versions,
+  settings: {
+    ...settings,
+    pinned: pin,
+    serverCore: pin ? 0 : null,
+    loadCore: pin ? LOAD_CORE : null,
+    loadGenerator: `autocannon ${versions.autocannon}, programmatic API, in a child process`,
+  },
+  workloads: results,
+  targets,
+};
+
+function fmt(value: unknown, digits = 0): string {
+  return typeof value === 'number' && Number.isFinite(value)
+    ? value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+    : '—';
+}
+
+function table(): string {
+  const rows: string[][] = [
+    ['workload', 'target', 'simulator', 'sdk', 'express', 'sim/sdk', 'sim/express', 'met'],
+  ];
+  const verdict = (workload: string) => {
+    const mine = targets.filter((t) => t.workload === workload);
+    if (mine.length === 0) return '';
+    return mine.every((t) => t.pass) ? 'yes' : `NO (${mine.filter((t) => !t.pass).length}/${mine.length})`;
+  };
+  for (const workload of workloads) {
+    const r = results[workload.name] as Record<string, unknown> | undefined;
+    if (!r) continue;
+    if (workload.kind === 'startup') {
+      const s = r.servers as Record<ServerKind, { startupMs: number; idleRssMB: number }>;
+      const cell = (k: ServerKind) => `${fmt(s[k].startupMs)} ms, ${fmt(s[k].idleRssMB, 1)} MB`;
+      rows.push([
+        'startup, idle RSS',
+        '≤400 ms, ≤80 MB',
+        cell('simulator'),
+        cell('sdk'),
+        cell('express'),
+        '',
+        '',
+        verdict('startup'),
+      ]);
+    } else if (workload.kind === 'http') {
+      const s = r.servers as Record<ServerKind, { rps: number; p99Ms: number }>;
+      const ratios = r.ratios as { rpsSimOverSdk: number; rpsSimOverExpress: number; p99SimOverSdk: number };
+      const cell = (k: ServerKind) => `${fmt(s[k].rps)}/s p99 ${fmt(s[k].p99Ms, 2)}`;
+      rows.push([
+        workload.name,
+        workload.isSend ? '≥2.0× sdk, p99<sdk, ≥0.85× expr' : workload.diagnostic ? '(diagnostic)' : '(none)',
+        cell('simulator'),
+        cell('sdk'),
+        cell('express'),
+        `${fmt(ratios.rpsSimOverSdk, 2)}× (p99 ${fmt(ratios.p99SimOverSdk, 2)}×)`,
+        `${fmt(ratios.rpsSimOverExpress, 2)}×`,
+        verdict(workload.name),
+      ]);
+    } else {
+      rows.push([
+        workload.name,
+        workload.hasTargets ? 'lag p99 ≤10 ms, ≤60 KB/stream' : '(same, for information)',
+        `lag ${fmt(r.lagP50Ms, 1)}/${fmt(r.lagP99Ms, 1)} ms, ${fmt(r.rssPerStreamKB, 1)} KB/str, 1st ev ${fmt(r.firstEventP50Ms)}/${fmt(r.firstEventP99Ms)} ms`,
+        '—',
+        '—',
+        '',
+        '',
+        verdict(workload.name),
+      ]);
+    }
+  }
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  const line = (row: string[]) =>
+    row
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join(' | ')
+      .trimEnd();
+  return [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('-|-'), ...rows.slice(1).map(line)].join(
+    '\n',
+  );
+}
+
+process.stdout.write(`\n${table()}\n\n`);
+const missed = targets.filter((t) => t.pass === false);
+process.stdout.write(
+  missed.length
+    ? `Targets missed (${missed.length}/${targets.length}):\n${missed.map((t) => `  ${t.workload}: ${t.name} = ${t.value} (target ${t.target})`).join('\n')}\n`
+    : targets.length
+      ? `All ${targets.length} targets met.\n`
+      : 'No targets among these workloads.\n',
+);
+if (flags.json) {
+  writeFileSync(flags.json, `${JSON.stringify(report, null, 2)}\n`);
+  process.stdout.write(`JSON written to ${flags.json}\n`);
+} else {
+  process.stdout.write(`\n${JSON.stringify(report, null, 2)}\n`);
+}

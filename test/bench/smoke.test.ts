@@ -1,0 +1,92 @@
+/**
+ * Keeps `npm run bench` working: runs `bench/run.ts --quick` (every workload for about a second,
+ * ~40 s in all) and checks that its JSON has every workload with real numbers. It measures nothing:
+ * the figures of a quick run beside the other test files say nothing about performance.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..');
+const dir = mkdtempSync(join(tmpdir(), 'a2a-sim-bench-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+type Obj = Record<string, unknown>;
+const positive = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value > 0;
+
+function runQuickBench(jsonFile: string): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'bench/run.ts', '--quick', '--json', jsonFile],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('exit', (code) => resolve({ code, output }));
+  });
+}
+
+describe('npm run bench -- --quick', () => {
+  it('runs every workload and reports numbers for each', { timeout: 150_000 }, async () => {
+    const file = join(dir, 'bench.json');
+    const { code, output } = await runQuickBench(file);
+    expect(code, output).toBe(0);
+    const report = JSON.parse(readFileSync(file, 'utf8')) as {
+      workloads: Record<string, Obj>;
+      targets: Obj[];
+    };
+    const w = report.workloads;
+
+    expect(Object.keys(w).sort()).toEqual(
+      [
+        'startup',
+        'rest-send-c1',
+        'rest-send-c16',
+        'rest-send-c64',
+        'rest-send-distinct-c64',
+        'jsonrpc-v1-send-c64',
+        'jsonrpc-v03-send-c64',
+        'rest-get-c64',
+        'sse-100',
+        'sse-1000',
+      ].sort(),
+    );
+
+    const startup = w.startup!.servers as Record<string, Obj>;
+    for (const kind of ['simulator', 'sdk', 'express']) {
+      expect(positive(startup[kind]!.startupMs), `startup ${kind}`).toBe(true);
+      expect(positive(startup[kind]!.idleRssMB), `idle RSS ${kind}`).toBe(true);
+    }
+
+    for (const [name, workload] of Object.entries(w)) {
+      if (workload.kind === 'http') {
+        const servers = workload.servers as Record<string, Obj>;
+        for (const kind of ['simulator', 'sdk', 'express']) {
+          const s = servers[kind]!;
+          expect(positive(s.rps), `${name} ${kind} req/s`).toBe(true);
+          expect(positive(s.p50Ms) && positive(s.p99Ms), `${name} ${kind} latency`).toBe(true);
+          expect(s.non2xx, `${name} ${kind}: failed requests`).toBe(0);
+        }
+        expect(positive((workload.ratios as Obj).rpsSimOverSdk), `${name} ratio`).toBe(true);
+      } else if (workload.kind === 'sse') {
+        expect(workload.failedStreams, `${name}: failed streams`).toBe(0);
+        expect(positive(workload.ticksReceived), `${name}: ticks`).toBe(true);
+        expect(positive(workload.lagP50Ms) && positive(workload.lagP99Ms), `${name}: lag`).toBe(true);
+        expect(positive(workload.firstEventP50Ms), `${name}: time to first event`).toBe(true);
+        // RSS growth over a one-second window can be anything after a collection; it must be a number.
+        expect(Number.isFinite(workload.rssPerStreamKB), `${name}: RSS per stream`).toBe(true);
+      }
+    }
+
+    // Every target is evaluated (met or not: a quick run says nothing about that).
+    expect(report.targets.length).toBe(19);
+    for (const target of report.targets) expect(typeof target.pass, String(target.name)).toBe('boolean');
+  });
+});
