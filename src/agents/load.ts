@@ -160,3 +160,17 @@ export function parseAgent(
     issues: [],
   };
 }
+
+/** An agent as people read it: a row of `a2a-sim list --json` and of `GET /_sim/scenarios`. */
+export function agentSummary(a: AgentDefinition) {
+  return {
+    id: a.id,
+    code: a.code,
+    file: a.file,
+    name: a.name,
+    description: a.description,
+    scenarios: a.scenarioIds,
+    workspaces: a.workspaces,
+    ...(a.security && { security: a.security }),
+  };
+}

@@ -117,12 +117,11 @@ export class ChaosService implements A2AService {
   }
 
   async createPushConfig(taskId: string, input: PushConfigInput, ctx: CallContext): Promise<PushConfig> {
-    const plan = this.planFor(ctx, () => this.inner.scenarioOfTask(taskId, ctx));
     return this.call(
       ctx,
       () => this.inner.scenarioOfTask(taskId, ctx),
       taskId,
-      () => this.inner.createPushConfig(taskId, input, withDeliveryChaos(ctx, plan)),
+      (plan) => this.inner.createPushConfig(taskId, input, withDeliveryChaos(ctx, plan)),
     );
   }
 
@@ -167,11 +166,11 @@ export class ChaosService implements A2AService {
     ctx: CallContext,
     scenario: () => Scenario | undefined,
     taskId: string | undefined,
-    work: () => T,
+    work: (plan: ChaosPlan | undefined) => T,
   ): Promise<T> {
     const plan = this.planFor(ctx, scenario);
     const random = this.refuseOrPass(plan, ctx, taskId);
-    const result = work();
+    const result = work(plan);
     await this.answerLater(plan, random, ctx, taskId);
     return result;
   }

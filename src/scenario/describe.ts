@@ -1,8 +1,7 @@
 /**
- * Scenarios and agents as people read them: the rows of `a2a-sim list --json` and of the control
- * plane's `GET /_sim/scenarios`.
+ * Scenarios as people read them: the rows of `a2a-sim list --json` and of the control plane's
+ * `GET /_sim/scenarios`.
  */
-import type { AgentDefinition } from '../agents/load.js';
 import type { Condition, Scenario } from './model.js';
 
 export function scenarioSummary(s: Scenario) {
@@ -14,19 +13,6 @@ export function scenarioSummary(s: Scenario) {
     fallback: s.fallback,
     match: s.match.map(describeCondition),
     kind: s.script.kind === 'reply' ? 'message' : 'task',
-  };
-}
-
-export function agentSummary(a: AgentDefinition) {
-  return {
-    id: a.id,
-    code: a.code,
-    file: a.file,
-    name: a.name,
-    description: a.description,
-    scenarios: a.scenarioIds,
-    workspaces: a.workspaces,
-    ...(a.security && { security: a.security }),
   };
 }
 

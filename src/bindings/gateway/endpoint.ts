@@ -66,8 +66,7 @@ export function gatewayEndpoint(base: BindingContext, options: GatewayOptions) {
     },
     httpStatus: (error) => ROUTING_STATUS[error.type] ?? jsonRpcHttpStatus(error),
   };
-  const endpoint = jsonRpcEndpoint(base, [GATEWAY_DIALECT], routing);
-  return (req: Request, res: Response) => endpoint(req, res);
+  return jsonRpcEndpoint(base, [GATEWAY_DIALECT], routing);
 }
 
 /** The workspace the caller may act in; throws 401 or 403 otherwise. */

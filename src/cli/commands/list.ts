@@ -1,7 +1,7 @@
 /** `a2a-sim list`: the scenarios the simulator would load, in matching order, and the agents. */
 import type { Argv, CommandModule } from 'yargs';
-import { loadAgentDirs } from '../../agents/load.js';
-import { agentSummary, describeCondition, scenarioSummary } from '../../scenario/describe.js';
+import { agentSummary, loadAgentDirs } from '../../agents/load.js';
+import { describeCondition, scenarioSummary } from '../../scenario/describe.js';
 import { BUILTIN_SCENARIO_DIR, formatIssue, loadScenarioDirs } from '../../scenario/load.js';
 import { withScenarioOptions } from '../options.js';
 
