@@ -57,7 +57,7 @@ export function adminRoutes(plane: ControlPlane): Router {
       .filter(
         (r) =>
           (scenario === undefined || r.scenarioId === scenario) &&
-          (state === undefined || r.task.status.state === state) &&
+          (state === undefined || r.status.state === state) &&
           (agent === undefined || placeOf(r.scope).agent === agent) &&
           (workspace === undefined || placeOf(r.scope).workspace === workspace),
       )
@@ -206,9 +206,9 @@ export function adminRoutes(plane: ControlPlane): Router {
 function summary(record: TaskRecord) {
   return {
     id: record.id,
-    contextId: record.task.contextId,
-    state: record.task.status.state,
-    updatedAt: record.task.status.timestamp,
+    contextId: record.contextId,
+    state: record.status.state,
+    updatedAt: record.status.timestamp,
     scenario: record.scenarioId,
     ...placeOf(record.scope),
     events: record.log.latestSeq,

@@ -1,9 +1,13 @@
 /**
- * The pure engine: scenario + input + seeded streams → a Timeline of `{atMs, event}` as plain data.
- * No clock, no I/O: the runner plays the timeline; tests and `a2a-sim replay` just read it.
+ * The pure engine: scenario + input + seeded streams → the turn's `{atMs, event}` entries as plain
+ * data. No clock, no I/O: the runner plays them; tests just read them.
  *
  * A task's script runs in turns. A turn starts with the user's message and ends when the task is
  * terminal or paused for input; the pause point says where the next turn resumes.
+ *
+ * Entries are planned one at a time, as the runner asks for them: a long script costs the memory of
+ * its next event, not of all of them. Each task turn draws from its own seeded streams, in the same
+ * order however it is consumed, so planning lazily renders exactly what planning at once would.
  */
 import { isTerminal } from '../domain/lifecycle.js';
 import type { Artifact, Message, Part, TaskState } from '../domain/types.js';
@@ -40,6 +44,9 @@ export interface Timeline {
   end: TurnEnd;
 }
 
+/** A turn being planned: yields its entries in time order, returns how the turn ends. */
+export type TurnPlan = Generator<TimelineEntry, TurnEnd, void>;
+
 export interface TurnInput {
   scenario: Scenario;
   /** The user's message that starts this turn. */
@@ -56,13 +63,14 @@ export interface TurnInput {
 }
 
 /**
- * Plans one turn of a task's script.
+ * Plans one turn of a task's script, an entry at a time. The turn's vars are rendered before this
+ * returns, the entries as they are pulled.
  *
  * @example
- * const timeline = planTurn({ scenario, message, taskId, contextId, nowMs, streams: taskStreams('42/t1') });
- * // timeline.entries → [{ atMs: 0, event: { kind: 'status', state: 'working' } }, ...]
+ * const plan = startTurn({ scenario, message, taskId, contextId, nowMs, streams: taskStreams('42/t1') });
+ * plan.next().value // → { atMs: 0, event: { kind: 'status', state: 'working' } }
  */
-export function planTurn(input: TurnInput): Timeline {
+export function startTurn(input: TurnInput): TurnPlan {
   if (input.scenario.script.kind !== 'steps') {
     throw new Error(
       `Failed to plan a turn: scenario "${input.scenario.id}" replies with a message, not a task.`,
@@ -73,6 +81,16 @@ export function planTurn(input: TurnInput): Timeline {
     ? resumeFrames(input.resumeFrom, matchInput(input))
     : [{ steps: input.scenario.script.steps, index: 0 }];
   return planner.run(frames);
+}
+
+/** The whole turn at once: what tests and tools read. */
+export function planTurn(input: TurnInput): Timeline {
+  const plan = startTurn(input);
+  const entries: TimelineEntry[] = [];
+  for (let step = plan.next(); ; step = plan.next()) {
+    if (step.done) return { entries, end: step.value };
+    entries.push(step.value);
+  }
 }
 
 /** The direct Message a `reply` scenario answers with, and when. */
@@ -136,7 +154,6 @@ function resumeFrames(pause: PausePoint, input: MatchInput): Frame[] {
 }
 
 class TurnPlanner {
-  private readonly entries: TimelineEntry[] = [];
   private readonly scope: RenderScope;
   private atMs = 0;
 
@@ -144,7 +161,7 @@ class TurnPlanner {
     this.scope = renderScope(input, input.taskId);
   }
 
-  run(frames: Frame[]): Timeline {
+  *run(frames: Frame[]): TurnPlan {
     const stack = frames.map((f) => ({ ...f }));
     while (stack.length) {
       const frame = stack[0]!;
@@ -160,29 +177,24 @@ class TurnPlanner {
           break;
         case 'status':
           this.atMs += this.delay(step.after);
-          this.emit({ kind: 'status', state: step.state, ...this.message(step.message) });
-          if (isTerminal(step.state)) {
-            return { entries: this.entries, end: { kind: 'finished' } };
-          }
+          yield this.entry({ kind: 'status', state: step.state, ...this.message(step.message) });
+          if (isTerminal(step.state)) return { kind: 'finished' };
           break;
         case 'artifact':
           this.atMs += this.delay(step.after);
-          this.artifact(step);
+          yield* this.artifact(step);
           break;
         case 'input':
           this.atMs += this.delay(step.after);
-          this.emit({ kind: 'status', state: step.state, ...this.message(step.message) });
-          return {
-            entries: this.entries,
-            end: { kind: 'paused', pause: { branches: step.branches, frames: stack.map((f) => ({ ...f })) } },
-          };
+          yield this.entry({ kind: 'status', state: step.state, ...this.message(step.message) });
+          return { kind: 'paused', pause: { branches: step.branches, frames: stack.map((f) => ({ ...f })) } };
       }
     }
     // The loader rejects scripts that can run out of steps; reaching here means it was bypassed.
     throw new Error(`Failed to plan scenario "${this.input.scenario.id}": the script ran out of steps.`);
   }
 
-  private artifact(step: Extract<Step, { kind: 'artifact' }>): void {
+  private *artifact(step: Extract<Step, { kind: 'artifact' }>): Generator<TimelineEntry, void, void> {
     const artifactId =
       step.id === undefined ? this.input.streams.ids.uuid() : renderText(step.id, this.scope);
     const header = {
@@ -191,16 +203,16 @@ class TurnPlanner {
       ...(step.description !== undefined && { description: renderText(step.description, this.scope) }),
       ...(step.metadata !== undefined && { metadata: step.metadata }),
     };
-    step.chunks.forEach((chunk, i) => {
+    for (const [i, chunk] of step.chunks.entries()) {
       if (i > 0) this.atMs += this.delay(step.every);
       const parts: Part[] = renderParts(chunk, this.scope);
-      this.emit({
+      yield this.entry({
         kind: 'artifact',
         artifact: { ...header, parts },
         append: i > 0,
         lastChunk: i === step.chunks.length - 1,
       });
-    });
+    }
   }
 
   private message(parts: readonly PartTemplate[] | undefined): { message?: Message } {
@@ -211,8 +223,8 @@ class TurnPlanner {
     return sampleDelay(spec, this.input.streams.timing);
   }
 
-  private emit(event: PlannedEvent): void {
-    this.entries.push({ atMs: this.atMs, event });
+  private entry(event: PlannedEvent): TimelineEntry {
+    return { atMs: this.atMs, event };
   }
 }
 

@@ -1,9 +1,9 @@
 /**
- * Plays a task's timelines on the clock and appends each event to the store. One `TaskRun` per
+ * Plays a task's turns on the clock and appends each event to the store. One `TaskRun` per
  * task that is working or paused; it holds what the pure engine needs to plan the next turn.
  *
- * Only the next due entry is scheduled at any time, so a running task costs one entry in the
- * clock's shared queue however long its script is.
+ * Only the next due entry is planned and scheduled at any time, so a running task costs one entry
+ * in the clock's shared queue, and one planned event in memory, however long its script is.
  */
 import { isTerminal } from '../domain/lifecycle.js';
 import type { Message } from '../domain/types.js';
@@ -14,7 +14,8 @@ import {
   standaloneMessage,
   type PausePoint,
   type PlannedEvent,
-  type Timeline,
+  type TimelineEntry,
+  type TurnPlan,
 } from '../engine/plan.js';
 import type { Scenario } from '../scenario/model.js';
 import type { TaskRecord, TaskStore } from '../store/task-store.js';
@@ -51,11 +52,11 @@ export class TaskRun {
     return taskStreams(`${this.seed}/turn-${this.turn + 1}`);
   }
 
-  /** Plays `timeline` from `startedAt` (clock time). Entries already due are applied before returning. */
-  play(timeline: Timeline, startedAt: number): void {
+  /** Plays a turn from `startedAt` (clock time). Entries already due are applied before returning. */
+  play(plan: TurnPlan, startedAt: number): void {
     this.turn++;
     this.pause = undefined;
-    this.schedule(timeline, 0, startedAt);
+    this.playFrom(plan, this.pull(plan), startedAt);
   }
 
   /**
@@ -88,22 +89,39 @@ export class TaskRun {
     this.cancelTimer = undefined;
   }
 
-  private schedule(timeline: Timeline, from: number, startedAt: number): void {
+  /** Applies the entries that are due, from `entry` on, and sets a timer for the first that is not. */
+  private playFrom(plan: TurnPlan, entry: TimelineEntry | undefined, startedAt: number): void {
     const { clock } = this.options;
-    let index = from;
-    while (index < timeline.entries.length) {
-      const entry = timeline.entries[index]!;
+    for (; entry; entry = this.pull(plan)) {
       const due = startedAt + this.scale(entry.atMs);
       if (due > clock.now()) {
-        this.timer = clock.setTimer(due - clock.now(), () => this.schedule(timeline, index, startedAt));
+        const pending = entry;
+        this.timer = clock.setTimer(due - clock.now(), () => this.playFrom(plan, pending, startedAt));
         return;
       }
       this.apply(entry.event);
       if (!this.options.store.has(this.record.id)) return;
-      index++;
     }
     this.timer = undefined;
-    if (timeline.end.kind === 'paused') this.pause = timeline.end.pause;
+  }
+
+  /**
+   * The turn's next entry; at the turn's end, notes where the script paused. Content is rendered as
+   * it is pulled, so a template that fails then (a faker call refusing its options, say) fails the
+   * task with the reason, rather than leaving it working forever.
+   */
+  private pull(plan: TurnPlan): TimelineEntry | undefined {
+    try {
+      const step = plan.next();
+      if (!step.done) return step.value;
+      if (step.value.kind === 'paused') this.pause = step.value.pause;
+    } catch (error) {
+      const random = new Random(`${this.seed}/turn-${this.turn}/failure`);
+      const reason = `The simulator failed to render scenario "${this.scenario.id}": ${(error as Error).message}`;
+      const message = this.agentMessage([{ kind: 'text', text: reason }], random);
+      this.apply({ kind: 'status', state: 'failed', message });
+    }
+    return undefined;
   }
 
   private apply(event: PlannedEvent): void {

@@ -20,7 +20,7 @@ import type {
   Task,
   TaskView,
 } from '../domain/types.js';
-import { planReply, planTurn, textOf } from '../engine/plan.js';
+import { planReply, startTurn, textOf } from '../engine/plan.js';
 import type { DeliveryChaos } from '../chaos/plan.js';
 import type { Clock } from '../lib/clock.js';
 import { loadFaker } from '../lib/fake-data.js';
@@ -203,7 +203,7 @@ export class SimService implements A2AService {
   /** CancelTask: accepted at once, effective after the scenario's cancel delay (0 by default). */
   cancelTask(id: string, ctx: CallContext): TaskView {
     const record = this.find(id, ctx);
-    const state = record.task.status.state;
+    const state = record.status.state;
     if (isTerminal(state)) {
       throw new A2AError('TaskNotCancelableError', `Failed to cancel task ${id}: it is already ${state}.`, {
         metadata: { taskId: id },
@@ -230,7 +230,7 @@ export class SimService implements A2AService {
    */
   subscribe(id: string, ctx: CallContext, resume: { afterSeq?: number } = {}): TaskStream {
     const record = this.find(id, ctx);
-    const state = record.task.status.state;
+    const state = record.status.state;
     const { afterSeq } = resume;
     if (afterSeq === undefined) {
       if (isTerminal(state)) {
@@ -402,7 +402,7 @@ export class SimService implements A2AService {
         { reason: 'EVENTS_EXPIRED', metadata: seqs },
       );
     }
-    const state = record.task.status.state;
+    const state = record.status.state;
     if (afterSeq === latestSeq && isTerminal(state)) {
       throw new A2AError(
         'UnsupportedOperationError',
@@ -477,7 +477,7 @@ export class SimService implements A2AService {
     // Before the turn plays: the webhook gets every event from the task's creation on.
     if (push) this.attachPush(record, push, 0, ctx);
     run.play(
-      planTurn({
+      startTurn({
         scenario,
         message: userMessage,
         taskId,
@@ -495,19 +495,19 @@ export class SimService implements A2AService {
   private async resume(message: Message, metadata: JsonObject, ctx: CallContext) {
     const taskId = message.taskId!;
     const record = this.find(taskId, ctx);
-    const { state } = record.task.status;
+    const { state } = record.status;
     if (isTerminal(state)) {
       throw new A2AError(
         'UnsupportedOperationError',
-        `Failed to continue task ${taskId}: it is already ${state}. To follow up, send a new message without taskId in context ${record.task.contextId}.`,
+        `Failed to continue task ${taskId}: it is already ${state}. To follow up, send a new message without taskId in context ${record.contextId}.`,
         { metadata: { taskId } },
       );
     }
-    if (message.contextId !== undefined && message.contextId !== record.task.contextId) {
+    if (message.contextId !== undefined && message.contextId !== record.contextId) {
       throw invalidParams([
         {
           field: 'message.contextId',
-          description: `task ${taskId} belongs to context ${record.task.contextId}, not ${message.contextId}`,
+          description: `task ${taskId} belongs to context ${record.contextId}, not ${message.contextId}`,
         },
       ]);
     }
@@ -521,16 +521,16 @@ export class SimService implements A2AService {
     }
     if (run.scenario.usesFaker) await loadFaker();
     const now = this.options.clock.now();
-    const userMessage: Message = { ...message, taskId, contextId: record.task.contextId };
+    const userMessage: Message = { ...message, taskId, contextId: record.contextId };
     const fromSeq = record.log.latestSeq;
     const snapshot: Task = { ...record.task, history: [...record.task.history, userMessage] };
     this.options.store.append(record, { kind: 'task', task: snapshot }, now);
     run.play(
-      planTurn({
+      startTurn({
         scenario: run.scenario,
         message: userMessage,
         taskId,
-        contextId: record.task.contextId,
+        contextId: record.contextId,
         nowMs: now,
         streams: run.nextTurnStreams(),
         resumeFrom: run.pause,

@@ -6,8 +6,15 @@
  * past `maxTasks` the oldest terminal tasks go first, then the oldest of the rest.
  */
 import { A2AError } from '../domain/errors.js';
-import { applyEvent, canApply, isTerminal } from '../domain/lifecycle.js';
-import type { ListTasksQuery, LoggedEvent, PushConfig, Task, TaskEvent } from '../domain/types.js';
+import { canApply, isTerminal, LiveTask } from '../domain/lifecycle.js';
+import type {
+  ListTasksQuery,
+  LoggedEvent,
+  PushConfig,
+  Task,
+  TaskEvent,
+  TaskStatus,
+} from '../domain/types.js';
 import { EventLog } from './event-log.js';
 
 export interface RetentionOptions {
@@ -19,17 +26,43 @@ export interface RetentionOptions {
   eventTtlMs: number;
 }
 
-export interface TaskRecord {
-  readonly id: string;
-  readonly scope: string;
-  readonly scenarioId: string;
-  readonly log: EventLog;
-  /** The task as of the latest event. Replaced, never mutated. */
-  task: Task;
-  /** Store-wide counter of status changes: breaks ties between equal status timestamps in listings. */
-  statusOrder: number;
+export class TaskRecord {
   /** The task's webhooks, by config id, in creation order. */
-  readonly pushConfigs: Map<string, PushConfig>;
+  readonly pushConfigs = new Map<string, PushConfig>();
+  private readonly live: LiveTask;
+
+  constructor(
+    readonly scope: string,
+    readonly scenarioId: string,
+    task: Task,
+    readonly log: EventLog,
+    /** Store-wide counter of status changes: breaks ties between equal status timestamps in listings. */
+    public statusOrder: number,
+  ) {
+    this.live = new LiveTask(task);
+  }
+
+  get id(): string {
+    return this.live.id;
+  }
+
+  get contextId(): string {
+    return this.live.contextId;
+  }
+
+  get status(): TaskStatus {
+    return this.live.status;
+  }
+
+  /** The task as of the latest event, as a value: copied when first asked for after a change. */
+  get task(): Task {
+    return this.live.snapshot();
+  }
+
+  /** @internal The store's: applies an event it has checked. */
+  apply(event: TaskEvent): void {
+    this.live.apply(event);
+  }
 }
 
 export interface TaskPage {
@@ -97,15 +130,8 @@ export class TaskStore {
     const onAppend = (event: LoggedEvent) => {
       for (const listener of this.eventListeners) listener(record, event);
     };
-    const record: TaskRecord = {
-      id: task.id,
-      scope,
-      scenarioId,
-      log: new EventLog(this.retention.maxEventsPerTask, this.retention.eventTtlMs, onAppend),
-      task,
-      statusOrder: ++this.statusCounter,
-      pushConfigs: new Map(),
-    };
+    const log = new EventLog(this.retention.maxEventsPerTask, this.retention.eventTtlMs, onAppend);
+    const record = new TaskRecord(scope, scenarioId, task, log, ++this.statusCounter);
     this.records.set(task.id, record);
     record.log.append({ taskId: task.id, contextId: task.contextId, atMs, event: { kind: 'task', task } });
     return record;
@@ -113,24 +139,24 @@ export class TaskStore {
 
   /** Applies an event to the task and appends it to the log. Terminal tasks refuse further events. */
   append(record: TaskRecord, event: TaskEvent, atMs: number): LoggedEvent {
-    if (!canApply(record.task, event)) {
+    if (!canApply(record, event)) {
       throw new A2AError(
         'UnsupportedOperationError',
-        `Task ${record.id} is already ${record.task.status.state}; a terminal task cannot change.`,
+        `Task ${record.id} is already ${record.status.state}; a terminal task cannot change.`,
         { metadata: { taskId: record.id } },
       );
     }
-    record.task = applyEvent(record.task, event);
+    record.apply(event);
     if (event.kind === 'status') {
       record.statusOrder = ++this.statusCounter;
       if (isTerminal(event.status.state)) this.ended.set(record.id, atMs);
     }
-    return record.log.append({ taskId: record.id, contextId: record.task.contextId, atMs, event });
+    return record.log.append({ taskId: record.id, contextId: record.contextId, atMs, event });
   }
 
   /** The tasks of one context in `scope`, oldest first. */
   inContext(scope: string, contextId: string): TaskRecord[] {
-    return [...this.records.values()].filter((r) => r.scope === scope && r.task.contextId === contextId);
+    return [...this.records.values()].filter((r) => r.scope === scope && r.contextId === contextId);
   }
 
   /** One page of the tasks in `scope` that pass the filters, most recently updated first. */
@@ -139,10 +165,9 @@ export class TaskStore {
     const matches: { record: TaskRecord; key: PageKey }[] = [];
     for (const record of this.records.values()) {
       if (record.scope !== scope) continue;
-      const task = record.task;
-      const time = Date.parse(task.status.timestamp);
-      if (query.contextId !== undefined && task.contextId !== query.contextId) continue;
-      if (query.status !== undefined && task.status.state !== query.status) continue;
+      const time = Date.parse(record.status.timestamp);
+      if (query.contextId !== undefined && record.contextId !== query.contextId) continue;
+      if (query.status !== undefined && record.status.state !== query.status) continue;
       if (query.statusTimestampAfter !== undefined && time < query.statusTimestampAfter) continue;
       matches.push({ record, key: [time, record.statusOrder] });
     }

@@ -2,7 +2,7 @@
  * Task lifecycle rules: state classes, terminal finality and how events change a task.
  */
 import { describe, expect, it } from 'vitest';
-import { applyEvent, canApply, isInterrupted, isPaused, isTerminal } from '../../../src/domain/lifecycle.js';
+import { canApply, isInterrupted, isPaused, isTerminal, LiveTask } from '../../../src/domain/lifecycle.js';
 import {
   TASK_STATES,
   type Artifact,
@@ -43,6 +43,13 @@ const artifactEvent = (a: Artifact, append: boolean, lastChunk = false): TaskEve
   append,
   lastChunk,
 });
+
+/** The task after `event`, as the store would hold it. */
+const applyEvent = (before: Task, event: TaskEvent): Task => {
+  const live = new LiveTask(before);
+  live.apply(event);
+  return live.snapshot();
+};
 
 /** One event of each kind, to check rules that must hold whatever the event. */
 const EVERY_KIND: TaskEvent[] = [
@@ -88,10 +95,10 @@ describe('canApply', () => {
   });
 });
 
-describe('applyEvent', () => {
+describe('LiveTask', () => {
   it('replaces the whole task on a task event', () => {
     const replacement = task('submitted', { id: 'task-1', history: [], artifacts: [artifact('z', 'z')] });
-    expect(applyEvent(task('working'), { kind: 'task', task: replacement })).toBe(replacement);
+    expect(applyEvent(task('working'), { kind: 'task', task: replacement })).toEqual(replacement);
   });
 
   it('sets the status and appends its message to the history', () => {
@@ -160,6 +167,29 @@ describe('applyEvent', () => {
     expect(applyEvent(before, artifactEvent(chunk, true, true))).toEqual(
       applyEvent(before, artifactEvent(chunk, true, false)),
     );
+  });
+
+  it('never changes a snapshot or a logged event after handing it out', () => {
+    const first = artifact('a', 'one');
+    const live = new LiveTask(task('working'));
+    live.apply(artifactEvent(first, false));
+    const early = live.snapshot();
+    const copy = structuredClone(early);
+    live.apply(artifactEvent(artifact('a', 'two'), true));
+    live.apply({ kind: 'status', status: status('working', message('m-2', 'more')) });
+    expect(early).toEqual(copy);
+    expect(first).toEqual(artifact('a', 'one'));
+    expect(live.snapshot().artifacts[0]!.parts).toEqual([text('one'), text('two')]);
+    expect(live.snapshot().history).toHaveLength(2);
+  });
+
+  it('copies a snapshot once per change, not once per reader', () => {
+    const live = new LiveTask(task('working'));
+    expect(live.snapshot()).toBe(live.snapshot());
+    const before = live.snapshot();
+    live.apply({ kind: 'status', status: status('completed') });
+    expect(live.snapshot()).not.toBe(before);
+    expect(live.snapshot().status.state).toBe('completed');
   });
 
   it('leaves the status and history alone on an artifact event', () => {

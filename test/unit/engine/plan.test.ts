@@ -8,6 +8,7 @@ import {
   planReply,
   planTurn,
   sampleDelay,
+  startTurn,
   type PlannedEvent,
   type Timeline,
   type TimelineEntry,
@@ -490,6 +491,52 @@ steps:
         turn(plain, 'go', seed).entries.map((e) => e.atMs),
       );
     }
+  });
+});
+
+describe('startTurn: planning an entry at a time', () => {
+  it('yields, entry by entry, exactly the timeline planTurn returns, for every built-in task scenario', () => {
+    for (const scenario of builtins.values()) {
+      if (scenario.script.kind !== 'steps') continue;
+      for (const seed of SEEDS.slice(0, 4)) {
+        const input: TurnInput = {
+          scenario,
+          message: userMessage('Book a flight from Paris to Tokyo and write a report on the weather'),
+          taskId: TASK_ID,
+          contextId: CONTEXT_ID,
+          nowMs: NOW,
+          streams: taskStreams(`${seed}/turn-1`),
+        };
+        const whole = planTurn(input);
+        const plan = startTurn({ ...input, streams: taskStreams(`${seed}/turn-1`) });
+        const pulled: TimelineEntry[] = [];
+        let step = plan.next();
+        for (; !step.done; step = plan.next()) pulled.push(step.value);
+        expect(pulled, `${scenario.id} with ${seed}`).toEqual(whole.entries);
+        expect(step.value).toEqual(whole.end);
+      }
+    }
+  });
+
+  it('renders an entry only when it is pulled', async () => {
+    const scenario = await inline(`
+description: fails on its second entry
+steps:
+  - status: working
+    message: "{{faker.number.int min=1 max=9}}"
+  - status: completed
+    message: "{{faker.number.int min=10 max=1}}"
+`);
+    const plan = startTurn({
+      scenario,
+      message: userMessage('hi'),
+      taskId: TASK_ID,
+      contextId: CONTEXT_ID,
+      nowMs: NOW,
+      streams: taskStreams('seed-1/turn-1'),
+    });
+    expect(plan.next().value).toMatchObject({ event: { kind: 'status', state: 'working' } });
+    expect(() => plan.next()).toThrow(/max/i);
   });
 });
 

@@ -16,7 +16,12 @@ import type {
 import { VirtualClock } from '../../../src/lib/clock.js';
 import { loadFaker } from '../../../src/lib/fake-data.js';
 import { SimService, type CallContext } from '../../../src/runtime/service.js';
-import { BUILTIN_SCENARIO_DIR, formatIssue, loadScenarioDirs } from '../../../src/scenario/load.js';
+import {
+  BUILTIN_SCENARIO_DIR,
+  formatIssue,
+  loadScenarioDirs,
+  parseScenario,
+} from '../../../src/scenario/load.js';
 import { ScenarioRegistry } from '../../../src/scenario/registry.js';
 import { TaskStore, type RetentionOptions } from '../../../src/store/task-store.js';
 
@@ -34,6 +39,7 @@ beforeAll(async () => {
 const CTX: CallContext = { scope: 'tenant-a' };
 
 interface SetupOptions {
+  registry?: ScenarioRegistry;
   seed?: string;
   speed?: number;
   retention?: Partial<RetentionOptions>;
@@ -44,7 +50,7 @@ function setup(options: SetupOptions = {}) {
   const clock = new VirtualClock();
   const store = new TaskStore({ ...DEFAULTS.retention, ...options.retention });
   const service = new SimService({
-    registry,
+    registry: options.registry ?? registry,
     store,
     clock,
     seed: options.seed ?? DEFAULTS.seed,
@@ -316,6 +322,33 @@ describe('the runner', () => {
     expect(sim.clock.pending).toBe(1);
     expect(() => sim.clock.advance(60_000)).not.toThrow();
     expect(sim.clock.pending).toBe(0);
+  });
+});
+
+describe('a scenario that fails to render', () => {
+  it('fails its task with the reason when a later step cannot be rendered, and the simulator goes on', async () => {
+    const { scenario, issues } = await parseScenario(
+      'broken-later',
+      'broken-later.yaml',
+      `
+description: fails on its second entry
+match:
+  - keywords: [broken]
+steps:
+  - status: working
+    message: "looking"
+  - after: 1s
+    status: completed
+    message: "{{faker.number.int min=10 max=1}}"
+`,
+    );
+    expect(issues.map(formatIssue)).toEqual([]);
+    const sim = setup({ registry: new ScenarioRegistry([scenario!, ...registry.list()]) });
+    const task = await sendAndDrive(sim, request('this one is broken'));
+    expect(task.status.state).toBe('failed');
+    expect(textOf(task.status.message?.parts)).toMatch(/failed to render scenario "broken-later": .*max/i);
+    expect(statusStates(sim.events(task.id))).toEqual(['working', 'failed']);
+    expect((await sendAndDrive(sim, request('What is the weather today?'))).status.state).toBe('completed');
   });
 });
 
