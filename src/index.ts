@@ -217,17 +217,22 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   const bus = new SimEventBus(() => clock.now());
   const journal = new RequestJournal(options.journalSize ?? DEFAULTS.journalSize);
   store.onEvent((record, event) => {
-    const place = placeOf(record.scope);
     if (event.seq === 1) {
-      bus.publish({
+      bus.publish(() => ({
         type: 'task:created',
         taskId: record.id,
         contextId: event.contextId,
         scenario: record.scenarioId,
-        ...place,
-      });
+        ...placeOf(record.scope),
+      }));
     }
-    bus.publish({ type: 'task:event', taskId: record.id, contextId: event.contextId, event, ...place });
+    bus.publish(() => ({
+      type: 'task:event',
+      taskId: record.id,
+      contextId: event.contextId,
+      event,
+      ...placeOf(record.scope),
+    }));
   });
   faults.onRecord((fault) => bus.publish({ type: 'chaos:fault', fault }));
   deliveries.onRecord((delivery) => bus.publish({ type: 'push:attempt', delivery }));

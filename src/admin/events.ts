@@ -26,8 +26,23 @@ export type SimEventBody =
 /** One event: `n` orders them, `at` is clock time (ISO 8601). */
 export type SimEvent = SimEventBody & { n: number; at: string };
 
+/**
+ * A body, or how to make it: made only if a watcher is listening or reads the history, so a
+ * simulator nobody watches pays one small record per event. A maker must give the same body
+ * whenever it is called (build it from values that do not change).
+ */
+export type SimEventSource = SimEventBody | (() => SimEventBody);
+
+interface Published {
+  n: number;
+  atMs: number;
+  source: SimEventSource;
+  event?: SimEvent;
+}
+
 export class SimEventBus {
-  private readonly recent: SimEvent[] = [];
+  /** A ring: `recent[(n - 1) % historySize]` holds event n while it is among the newest. */
+  private readonly recent: Published[] = [];
   private counter = 0;
   private readonly listeners = new Set<(event: SimEvent) => void>();
 
@@ -36,10 +51,11 @@ export class SimEventBus {
     private readonly historySize = 1000,
   ) {}
 
-  publish(body: SimEventBody): void {
-    const event = { ...body, n: ++this.counter, at: new Date(this.now()).toISOString() } as SimEvent;
-    this.recent.push(event);
-    if (this.recent.length > this.historySize) this.recent.shift();
+  publish(source: SimEventSource): void {
+    const published: Published = { n: ++this.counter, atMs: this.now(), source };
+    this.recent[(published.n - 1) % this.historySize] = published;
+    if (this.listeners.size === 0) return;
+    const event = materialize(published);
     for (const listener of this.listeners) listener(event);
   }
 
@@ -50,9 +66,23 @@ export class SimEventBus {
   }
 
   /** The most recent events, oldest first. */
-  history(): readonly SimEvent[] {
-    return this.recent;
+  history(): SimEvent[] {
+    const oldest = Math.max(1, this.counter - this.historySize + 1);
+    const events: SimEvent[] = [];
+    for (let n = oldest; n <= this.counter; n++) {
+      events.push(materialize(this.recent[(n - 1) % this.historySize]!));
+    }
+    return events;
   }
+}
+
+function materialize(published: Published): SimEvent {
+  if (!published.event) {
+    const { n, atMs, source } = published;
+    const body = typeof source === 'function' ? source() : source;
+    published.event = { ...body, n, at: new Date(atMs).toISOString() } as SimEvent;
+  }
+  return published.event;
 }
 
 export function placeOf(scope: string): TaskPlace {

@@ -85,13 +85,13 @@ export function journalRequests(journal: RequestJournal, faults: FaultLog, bus: 
   });
   return (req: Request, res: Response, next: NextFunction): void => {
     const started = clock.now();
-    const entry = journal.record({
+    const arrived = {
       at: new Date(started).toISOString(),
       method: req.method,
       path: req.originalUrl,
       headers: visibleHeaders(req),
-      faults: [],
-    });
+    };
+    const entry = journal.record({ ...arrived, faults: [] });
     // The binding reads the request after this middleware: what it made of it is known by the time
     // the response starts.
     const learn = () => {
@@ -119,12 +119,10 @@ export function journalRequests(journal: RequestJournal, faults: FaultLog, bus: 
       if (body !== undefined) entry.body = clip(body);
       if (entry.streamed) bus.publish({ type: 'stream:closed', request: entry.n, ...task(entry) });
     });
-    // A copy as it arrived: the entry fills in later, and an event in the bus history must not
-    // change after the fact (the live feed and a replay of it would disagree).
-    bus.publish({
-      type: 'request:received',
-      request: { ...entry, headers: { ...entry.headers }, faults: [] },
-    });
+    // As it arrived: the entry fills in later, and an event in the bus history must not change after
+    // the fact (the live feed and a replay of it would disagree).
+    const { n } = entry;
+    bus.publish(() => ({ type: 'request:received', request: { n, ...arrived, faults: [] } }));
     next();
   };
 }
