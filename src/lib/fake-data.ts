@@ -3,6 +3,7 @@
  * a simulator whose scenarios never ask for fake data should not pay for it at startup.
  */
 import type { Faker } from '@faker-js/faker';
+import { FAKER_METHODS } from './faker-methods.js';
 
 let loading: Promise<Faker> | undefined;
 let loaded: Faker | undefined;
@@ -25,9 +26,36 @@ function resolve(faker: Faker, path: readonly string[]): { owner: object; fn: un
   return { owner: owner as object, fn };
 }
 
-/** True when `faker.<path>` names a method, e.g. `['location', 'city']`. */
+/**
+ * True when `faker.<path>` names a method, e.g. `['location', 'city']`.
+ * @note Names in the generated {@link FAKER_METHODS} are answered without loading faker, so checking
+ * scenarios at startup costs nothing; any other name (a typo, an unusual path) asks faker itself.
+ */
 export async function isFakerMethod(path: readonly string[]): Promise<boolean> {
+  if (FAKER_METHODS.has(path.join('.'))) return true;
   return typeof resolve(await loadFaker(), path).fn === 'function';
+}
+
+/**
+ * Every `<module>.<method>` of `faker`, sorted: what src/lib/faker-methods.ts lists.
+ * @example fakerMethodPaths(await loadFaker()) // ['airline.aircraftType', 'airline.airline', ...]
+ */
+export function fakerMethodPaths(faker: Faker): string[] {
+  const paths = new Set<string>();
+  for (const [module, value] of Object.entries(faker)) {
+    if (value === null || typeof value !== 'object') continue;
+    // Modules carry their methods both bound on the instance and on the class.
+    const names = new Set(Object.keys(value));
+    for (let proto = Object.getPrototypeOf(value); proto && proto !== Object.prototype;) {
+      for (const name of Object.getOwnPropertyNames(proto)) names.add(name);
+      proto = Object.getPrototypeOf(proto);
+    }
+    for (const name of names) {
+      const fn: unknown = (value as Record<string, unknown>)[name];
+      if (name !== 'constructor' && typeof fn === 'function') paths.add(`${module}.${name}`);
+    }
+  }
+  return [...paths].sort();
 }
 
 /**
