@@ -6,7 +6,7 @@
  */
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket, WebSocketServer } from 'ws';
 import { toRestStatus } from '../bindings/rest-v1/errors.js';
 import { toWireStreamResponse } from '../bindings/shared/proto-json.js';
 import { A2AError, invalidParams } from '../domain/errors.js';
@@ -68,8 +68,15 @@ interface FeedFilter extends Subject {
  */
 export function attachFeed(server: Server, plane: FeedSource, options: FeedOptions = {}): Feed {
   const maxBuffered = options.maxBufferedBytes ?? 1024 * 1024;
-  // Watchers send nothing worth reading: a small frame limit keeps a hostile one cheap.
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 });
+  // ws is loaded by the first watcher, not at startup: most runs never open the feed.
+  let loading: Promise<WebSocketServer> | undefined;
+  let wss: WebSocketServer | undefined;
+  let closed = false;
+  const webSockets = () =>
+    (loading ??= import('ws').then(
+      // Watchers send nothing worth reading: a small frame limit keeps a hostile one cheap.
+      ({ WebSocketServer }) => (wss = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 })),
+    ));
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -90,7 +97,17 @@ export function attachFeed(server: Server, plane: FeedSource, options: FeedOptio
       refuse(socket, error instanceof A2AError ? error : new A2AError('InternalError'));
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => watch(ws, filter));
+    webSockets().then(
+      (wss) => {
+        // The feed may have closed, or the client hung up, while ws was loading.
+        if (closed || socket.destroyed) socket.destroy();
+        else wss.handleUpgrade(req, socket, head, (ws) => watch(ws, filter));
+      },
+      (error: unknown) => {
+        options.logger?.error('feed: failed to accept a watcher', error);
+        refuse(socket, new A2AError('InternalError'));
+      },
+    );
   };
 
   const watch = (ws: WebSocket, filter: FeedFilter) => {
@@ -133,7 +150,9 @@ export function attachFeed(server: Server, plane: FeedSource, options: FeedOptio
   server.on('upgrade', onUpgrade);
   return {
     close: () => {
+      closed = true;
       server.off('upgrade', onUpgrade);
+      if (!wss) return;
       for (const ws of wss.clients) ws.terminate();
       wss.close();
     },
