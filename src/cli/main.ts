@@ -3,6 +3,7 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { VERSION } from '../config.js';
+import { skipHelpCache } from './help-cache.js';
 import { listCommand } from './commands/list.js';
 import { schemaCommand } from './commands/schema.js';
 import { serveCommand } from './commands/serve.js';
@@ -14,7 +15,9 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-await yargs(hideBin(process.argv))
+const cli = yargs(hideBin(process.argv));
+skipHelpCache(cli);
+await cli
   .scriptName('a2a-sim')
   .usage(
     '$0 [command] [options]\n\nA scripted mock A2A agent. Options can also be set as A2A_SIM_<OPTION> environment variables.',
