@@ -3,6 +3,7 @@
  * live feed and the dashboard read it. A bounded history lets a new watcher catch up first.
  */
 import type { FaultRecord } from '../chaos/fault-log.js';
+import { merge } from '../lib/objects.js';
 import type { LoggedEvent } from '../domain/types.js';
 import type { DeliveryRecord } from '../push/delivery-log.js';
 import type { JournalEntry } from './journal.js';
@@ -80,7 +81,7 @@ function materialize(published: Published): SimEvent {
   if (!published.event) {
     const { n, atMs, source } = published;
     const body = typeof source === 'function' ? source() : source;
-    published.event = { ...body, n, at: new Date(atMs).toISOString() } as SimEvent;
+    published.event = merge(body, { n, at: new Date(atMs).toISOString() }) as SimEvent;
   }
   return published.event;
 }

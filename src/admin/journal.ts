@@ -9,6 +9,7 @@ import type { FaultLog } from '../chaos/fault-log.js';
 import { bodyOf } from '../bindings/shared/http.js';
 import { wireRequestOf } from '../bindings/shared/context.js';
 import type { Clock } from '../lib/clock.js';
+import { merge } from '../lib/objects.js';
 import { RingLog } from '../lib/ring-log.js';
 import type { WireRequest } from '../runtime/service.js';
 import { placeOf, type SimEventBus, type TaskPlace } from './events.js';
@@ -91,7 +92,7 @@ export function journalRequests(journal: RequestJournal, faults: FaultLog, bus: 
       path: req.originalUrl,
       headers: visibleHeaders(req),
     };
-    const entry = journal.record({ ...arrived, faults: [] });
+    const entry = journal.record(merge(arrived, { faults: [] as number[] }));
     // The binding reads the request after this middleware: what it made of it is known by the time
     // the response starts.
     const learn = () => {
@@ -122,7 +123,7 @@ export function journalRequests(journal: RequestJournal, faults: FaultLog, bus: 
     // As it arrived: the entry fills in later, and an event in the bus history must not change after
     // the fact (the live feed and a replay of it would disagree).
     const { n } = entry;
-    bus.publish(() => ({ type: 'request:received', request: { n, ...arrived, faults: [] } }));
+    bus.publish(() => ({ type: 'request:received', request: merge({ n, ...arrived }, { faults: [] }) }));
     next();
   };
 }

@@ -34,29 +34,26 @@ export function canApply(task: Pick<Task, 'status'>, _event: TaskEvent): boolean
  * records them; artifact chunks with `append` extend the artifact already sent under that id.
  *
  * Each event costs the same however long the history or an artifact has grown: the lists grow in
- * place, and a {@link Task} is copied out only when someone asks for one (and kept until the next
- * event), so a stream of a thousand appended chunks does not copy the artifact a thousand times.
- * Events and snapshots handed out are never touched afterwards.
+ * place, and a {@link Task} is copied out only when someone asks for one, so a stream of a thousand
+ * appended chunks does not copy the artifact a thousand times. Events and snapshots handed out are
+ * never touched afterwards.
  */
 export class LiveTask {
-  private current!: Omit<Task, 'status' | 'artifacts' | 'history'>;
+  readonly id: string;
+  private contextIdNow!: string;
+  private metadata: Task['metadata'];
   private statusNow!: TaskStatus;
   private history!: Message[];
   /** Owned copies: the logged chunk an artifact started from must not grow with it. */
   private artifacts!: Artifact[];
-  private artifactIndex!: Map<string, number>;
-  private snapshotCache: Task | undefined;
 
   constructor(task: Task) {
+    this.id = task.id;
     this.reset(task);
   }
 
-  get id(): string {
-    return this.current.id;
-  }
-
   get contextId(): string {
-    return this.current.contextId;
+    return this.contextIdNow;
   }
 
   get status(): TaskStatus {
@@ -64,7 +61,6 @@ export class LiveTask {
   }
 
   apply(event: TaskEvent): void {
-    this.snapshotCache = undefined;
     switch (event.kind) {
       case 'task':
         this.reset(event.task);
@@ -79,40 +75,43 @@ export class LiveTask {
     }
   }
 
-  /** The task as a value; the same object until the next event. */
+  /** The task as a value, copied now. */
   snapshot(): Task {
-    this.snapshotCache ??= {
-      ...this.current,
+    const task: Task = {
+      id: this.id,
+      contextId: this.contextIdNow,
       status: this.statusNow,
-      artifacts: this.artifacts.map((a) => ({ ...a, parts: a.parts.slice() })),
+      artifacts: this.artifacts.map(ownedCopy),
       history: this.history.slice(),
     };
-    return this.snapshotCache;
+    if (this.metadata !== undefined) task.metadata = this.metadata;
+    return task;
   }
 
   private reset(task: Task): void {
-    const { status, artifacts, history, ...rest } = task;
-    this.current = rest;
-    this.statusNow = status;
-    this.history = history.slice();
+    this.contextIdNow = task.contextId;
+    this.metadata = task.metadata;
+    this.statusNow = task.status;
+    this.history = task.history.slice();
     this.artifacts = [];
-    this.artifactIndex = new Map();
-    for (const artifact of artifacts) this.mergeArtifact(artifact, false);
+    for (const artifact of task.artifacts) this.mergeArtifact(artifact, false);
   }
 
+  /** By a scan, not an index: a task has a handful of artifacts, however many chunks each has. */
   private mergeArtifact(chunk: Artifact, append: boolean): void {
-    const index = this.artifactIndex.get(chunk.artifactId);
-    if (index === undefined) {
-      this.artifactIndex.set(chunk.artifactId, this.artifacts.length);
-      this.artifacts.push(owned(chunk));
-    } else if (append) {
-      this.artifacts[index]!.parts.push(...chunk.parts);
-    } else {
-      this.artifacts[index] = owned(chunk);
-    }
+    const index = this.artifacts.findIndex((a) => a.artifactId === chunk.artifactId);
+    if (index < 0) this.artifacts.push(ownedCopy(chunk));
+    else if (append) this.artifacts[index]!.parts.push(...chunk.parts);
+    else this.artifacts[index] = ownedCopy(chunk);
   }
 }
 
-function owned(artifact: Artifact): Artifact {
-  return { ...artifact, parts: artifact.parts.slice() };
+/** A copy of the artifact with a parts list of its own, field by field (see lib/objects.ts). */
+function ownedCopy(artifact: Artifact): Artifact {
+  const copy: Artifact = { artifactId: artifact.artifactId, parts: artifact.parts.slice() };
+  if (artifact.name !== undefined) copy.name = artifact.name;
+  if (artifact.description !== undefined) copy.description = artifact.description;
+  if (artifact.metadata !== undefined) copy.metadata = artifact.metadata;
+  if (artifact.extensions !== undefined) copy.extensions = artifact.extensions;
+  return copy;
 }

@@ -14,6 +14,7 @@ import type { Artifact, Message, Part, TaskState } from '../domain/types.js';
 import type { Random, TaskStreams } from '../lib/random.js';
 import type { Branch, DelaySpec, PartTemplate, Scenario, Step } from '../scenario/model.js';
 import { conditionHolds, type MatchInput } from '../scenario/registry.js';
+import { merge } from '../lib/objects.js';
 import { renderParts, renderText, renderVars, type RenderScope } from './content.js';
 
 export type PlannedEvent =
@@ -208,7 +209,7 @@ class TurnPlanner {
       const parts: Part[] = renderParts(chunk, this.scope);
       yield this.entry({
         kind: 'artifact',
-        artifact: { ...header, parts },
+        artifact: merge(header, { parts }),
         append: i > 0,
         lastChunk: i === step.chunks.length - 1,
       });
@@ -238,7 +239,7 @@ function renderScope(input: Omit<TurnInput, 'taskId'>, taskId: string): RenderSc
     nowMs: input.nowMs,
     random: input.streams.content,
   };
-  return { ...base, vars: renderVars(input.scenario.vars, base) };
+  return merge(base, { vars: renderVars(input.scenario.vars, base) });
 }
 
 function matchInput(input: TurnInput): MatchInput {

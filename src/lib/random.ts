@@ -8,10 +8,13 @@
 import seedrandom from 'seedrandom';
 
 export class Random {
-  private readonly prng: seedrandom.PRNG;
+  private generator: seedrandom.PRNG | undefined;
 
-  constructor(readonly seed: string) {
-    this.prng = seedrandom.alea(seed);
+  constructor(readonly seed: string) {}
+
+  /** Seeded on the first draw: a stream that is only forked never pays for seeding. */
+  private get prng(): seedrandom.PRNG {
+    return (this.generator ??= seedrandom.alea(this.seed));
   }
 
   /** An independent stream derived from this one's seed and a label. */

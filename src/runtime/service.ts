@@ -24,6 +24,7 @@ import { planReply, startTurn, textOf } from '../engine/plan.js';
 import type { DeliveryChaos } from '../chaos/plan.js';
 import type { Clock } from '../lib/clock.js';
 import { loadFaker } from '../lib/fake-data.js';
+import { merge } from '../lib/objects.js';
 import { Random, taskStreams } from '../lib/random.js';
 import type { Scenario } from '../scenario/model.js';
 import type { MatchInput, ScenarioRegistry } from '../scenario/registry.js';
@@ -439,14 +440,12 @@ export class SimService implements A2AService {
     if (message.taskId !== undefined) return this.resume(message, metadata, ctx);
     const waiting =
       ctx.continueInContext && message.contextId !== undefined && this.waitingIn(message.contextId, ctx);
-    if (waiting) return this.resume({ ...message, taskId: waiting.id }, metadata, ctx);
+    if (waiting) return this.resume(merge(message, { taskId: waiting.id }), metadata, ctx);
 
     const scenario = this.select({ text: textOf(message), messageId: message.messageId, metadata });
     if (scenario.usesFaker) await loadFaker();
     const clock = this.options.clock;
-    const seed = this.taskSeed(scenario, message, ctx);
-    const ids = new Random(seed).fork('task');
-    const taskId = ids.uuid();
+    const { seed, ids, taskId } = this.claimTaskSeed(scenario, message, ctx);
     const contextId = message.contextId ?? ids.uuid();
 
     if (scenario.script.kind === 'reply') {
@@ -462,7 +461,7 @@ export class SimService implements A2AService {
     }
 
     const now = clock.now();
-    const userMessage: Message = { ...message, taskId, contextId };
+    const userMessage: Message = merge(message, { taskId, contextId });
     const task: Task = {
       id: taskId,
       contextId,
@@ -521,9 +520,10 @@ export class SimService implements A2AService {
     }
     if (run.scenario.usesFaker) await loadFaker();
     const now = this.options.clock.now();
-    const userMessage: Message = { ...message, taskId, contextId: record.contextId };
+    const userMessage: Message = merge(message, { taskId, contextId: record.contextId });
     const fromSeq = record.log.latestSeq;
-    const snapshot: Task = { ...record.task, history: [...record.task.history, userMessage] };
+    const current = record.task;
+    const snapshot: Task = merge(current, { history: [...current.history, userMessage] });
     this.options.store.append(record, { kind: 'task', task: snapshot }, now);
     run.play(
       startTurn({
@@ -578,9 +578,14 @@ export class SimService implements A2AService {
    * A task's seed depends only on the root seed, the caller's scope, the scenario and what the
    * request says, so the same question gets the same answer in every run, whatever else runs
    * meanwhile (in other tenants and workspaces too). Asking the same question again gets the next
-   * occurrence: counted, so the thousandth repeat costs what the first does.
+   * occurrence: counted, so the thousandth repeat costs what the first does. Returns the seed with
+   * the task's id stream, which has drawn the task id.
    */
-  private taskSeed(scenario: Scenario, message: Message, ctx: CallContext): string {
+  private claimTaskSeed(
+    scenario: Scenario,
+    message: Message,
+    ctx: CallContext,
+  ): { seed: string; ids: Random; taskId: string } {
     const digest = createHash('sha256')
       .update(JSON.stringify([ctx.scope, message.contextId ?? '', message.parts]))
       .digest('base64url')
@@ -590,9 +595,11 @@ export class SimService implements A2AService {
     if (this.occurrences.size >= MAX_REMEMBERED_REQUESTS) this.occurrences.clear();
     for (let occurrence = this.occurrences.get(base) ?? 0; ; occurrence++) {
       const seed = `${base}#${occurrence}`;
-      if (!this.options.store.has(new Random(seed).fork('task').uuid())) {
+      const ids = new Random(seed).fork('task');
+      const taskId = ids.uuid();
+      if (!this.options.store.has(taskId)) {
         this.occurrences.set(base, occurrence + 1);
-        return seed;
+        return { seed, ids, taskId };
       }
     }
   }
@@ -620,15 +627,14 @@ export class SimService implements A2AService {
     options: { historyLength?: number | undefined; includeArtifacts?: boolean },
   ): TaskView {
     const { historyLength, includeArtifacts } = options;
-    const { artifacts, history, ...rest } = task;
-    const listArtifacts = includeArtifacts ?? artifacts.length > 0;
-    return {
-      ...rest,
-      ...(listArtifacts && { artifacts }),
-      ...(historyLength !== 0 && {
-        history: historyLength === undefined ? history : history.slice(-historyLength),
-      }),
-    };
+    // Field by field rather than from a rest spread: see lib/objects.ts.
+    const view: TaskView = { id: task.id, contextId: task.contextId, status: task.status };
+    if (task.metadata !== undefined) view.metadata = task.metadata;
+    if (includeArtifacts ?? task.artifacts.length > 0) view.artifacts = task.artifacts;
+    if (historyLength !== 0) {
+      view.history = historyLength === undefined ? task.history : task.history.slice(-historyLength);
+    }
+    return view;
   }
 }
 

@@ -15,10 +15,10 @@ export interface Follower {
 export class EventLog {
   private events: LoggedEvent[] = [];
   private lastSeq = 0;
-  private readonly followers = new Set<Follower>();
-  /** Appended but not yet handed to every follower; see {@link append}. */
-  private undelivered: LoggedEvent[] = [];
-  private delivering = false;
+  /** Made by the first follower: most tasks are never followed once they have ended. */
+  private followers: Set<Follower> | undefined;
+  /** While delivering: the events appended and not yet handed to every follower; see {@link append}. */
+  private undelivered: LoggedEvent[] | undefined;
 
   /** `onAppend` sees each event as it is logged, before any follower does. */
   constructor(
@@ -38,7 +38,14 @@ export class EventLog {
   }
 
   append(event: Omit<LoggedEvent, 'seq'>): LoggedEvent {
-    const logged: LoggedEvent = { ...event, seq: ++this.lastSeq };
+    // A literal, not `{ ...event, seq }`: the spread gave each logged event its own hidden class.
+    const logged: LoggedEvent = {
+      seq: ++this.lastSeq,
+      taskId: event.taskId,
+      contextId: event.contextId,
+      atMs: event.atMs,
+      event: event.event,
+    };
     this.events.push(logged);
     // Trim in batches so a long-running task costs amortised O(1) per append.
     if (this.events.length > this.maxEvents + Math.ceil(this.maxEvents / 4)) {
@@ -48,20 +55,19 @@ export class EventLog {
     this.onAppend?.(logged);
     // An append made from inside a follower's callback is queued, not delivered in the middle of
     // the current event: every follower then sees every event, in seq order.
-    this.undelivered.push(logged);
-    if (!this.delivering) this.deliver();
+    if (this.undelivered) this.undelivered.push(logged);
+    else if (this.followers?.size) this.deliver(this.followers, logged);
     return logged;
   }
 
-  private deliver(): void {
-    this.delivering = true;
+  private deliver(followers: Set<Follower>, first: LoggedEvent): void {
+    const queue = (this.undelivered = [first]);
     try {
-      for (let i = 0; i < this.undelivered.length; i++) {
-        for (const follower of this.followers) follower.onEvent(this.undelivered[i]!);
+      for (let i = 0; i < queue.length; i++) {
+        for (const follower of followers) follower.onEvent(queue[i]!);
       }
     } finally {
-      this.undelivered = [];
-      this.delivering = false;
+      this.undelivered = undefined;
     }
   }
 
@@ -102,17 +108,18 @@ export class EventLog {
       },
       ...(follower.onClose && { onClose: () => follower.onClose!() }),
     };
-    this.followers.add(guarded);
+    const followers = (this.followers ??= new Set());
+    followers.add(guarded);
     for (
       let next = this.firstAfter(delivered);
-      next && this.followers.has(guarded);
+      next && followers.has(guarded);
       next = this.firstAfter(delivered)
     ) {
       delivered = next.seq;
       follower.onEvent(next);
     }
     replaying = false;
-    return () => this.followers.delete(guarded);
+    return () => followers.delete(guarded);
   }
 
   /** The oldest retained event with `seq > afterSeq`. */
@@ -122,13 +129,13 @@ export class EventLog {
   }
 
   get followerCount(): number {
-    return this.followers.size;
+    return this.followers?.size ?? 0;
   }
 
   /** Ends every follower; used when the task is evicted. */
   close(): void {
-    const followers = [...this.followers];
-    this.followers.clear();
+    const followers = [...(this.followers ?? [])];
+    this.followers?.clear();
     for (const follower of followers) follower.onClose?.();
   }
 }

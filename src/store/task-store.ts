@@ -27,8 +27,7 @@ export interface RetentionOptions {
 }
 
 export class TaskRecord {
-  /** The task's webhooks, by config id, in creation order. */
-  readonly pushConfigs = new Map<string, PushConfig>();
+  private configs: Map<string, PushConfig> | undefined;
   private readonly live: LiveTask;
 
   constructor(
@@ -44,6 +43,11 @@ export class TaskRecord {
 
   get id(): string {
     return this.live.id;
+  }
+
+  /** The task's webhooks, by config id, in creation order (made on first use: most tasks have none). */
+  get pushConfigs(): Map<string, PushConfig> {
+    return (this.configs ??= new Map());
   }
 
   get contextId(): string {

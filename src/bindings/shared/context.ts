@@ -52,6 +52,7 @@ export function wireRequestOf(req: IncomingMessage): WireRequest | undefined {
 /** The CallContext of one request: its scope, and the wire request chaos keys on. */
 export function callFor(context: BindingContext, req: IncomingMessage, call: WireCall): CallContext {
   const chaos = req.headers['x-sim-chaos'];
+  // A fresh object per call: it may take the request.
   const ctx = context.callContext(call.tenant);
   const request: WireRequest = {
     binding: call.binding,
@@ -62,5 +63,6 @@ export function callFor(context: BindingContext, req: IncomingMessage, call: Wir
     scope: ctx.scope,
   };
   wireRequests.set(req, request);
-  return { ...ctx, request };
+  ctx.request = request;
+  return ctx;
 }

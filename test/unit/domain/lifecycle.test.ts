@@ -183,15 +183,6 @@ describe('LiveTask', () => {
     expect(live.snapshot().history).toHaveLength(2);
   });
 
-  it('copies a snapshot once per change, not once per reader', () => {
-    const live = new LiveTask(task('working'));
-    expect(live.snapshot()).toBe(live.snapshot());
-    const before = live.snapshot();
-    live.apply({ kind: 'status', status: status('completed') });
-    expect(live.snapshot()).not.toBe(before);
-    expect(live.snapshot().status.state).toBe('completed');
-  });
-
   it('leaves the status and history alone on an artifact event', () => {
     const before = task('working');
     const after = applyEvent(before, artifactEvent(artifact('a', 'x'), false));

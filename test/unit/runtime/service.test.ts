@@ -521,7 +521,7 @@ describe('follow-up messages', () => {
       'InvalidParamsError',
     );
     expect(error.details.fieldViolations?.map((v) => v.field)).toEqual(['message.contextId']);
-    expect(sim.store.get(first.id, CTX.scope)!.task).toBe(before);
+    expect(sim.store.get(first.id, CTX.scope)!.task).toEqual(before);
     expect(sim.events(first.id).at(-1)!.seq).toBe(seq);
     expect(sim.clock.pending).toBe(0);
 
