@@ -59,15 +59,25 @@ export class Random {
     return this.prng.int32() >>> 0;
   }
 
-  /** An RFC 4122 version-4 UUID drawn from this stream. */
+  /**
+   * An RFC 4122 version-4 UUID drawn from this stream: four 32-bit draws written in hex, with the
+   * version nibble set to 4 and the variant bits to 10. Ids are made per event, hence the tables.
+   */
   uuid(): string {
-    const hex: string[] = [];
-    for (let i = 0; i < 4; i++) hex.push((this.prng.int32() >>> 0).toString(16).padStart(8, '0'));
-    const h = hex.join('');
-    const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+    const prng = this.prng;
+    const [a, b, c, d] = [prng.int32(), prng.int32(), prng.int32(), prng.int32()];
+    return (
+      `${hex8(a)}-${hex4(b >>> 16)}-4${HEX_DIGIT[(b >>> 8) & 0xf]}${HEX_BYTE[b & 0xff]}-` +
+      `${HEX_DIGIT[((c >>> 28) & 0x3) | 0x8]}${HEX_DIGIT[(c >>> 24) & 0xf]}${HEX_BYTE[(c >>> 16) & 0xff]}-` +
+      `${hex4(c & 0xffff)}${hex8(d)}`
+    );
   }
 }
+
+const HEX_DIGIT = '0123456789abcdef';
+const HEX_BYTE = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+const hex4 = (x: number) => HEX_BYTE[(x >>> 8) & 0xff]! + HEX_BYTE[x & 0xff]!;
+const hex8 = (x: number) => hex4(x >>> 16) + hex4(x);
 
 /** The named streams one task draws from. */
 export interface TaskStreams {

@@ -119,7 +119,12 @@ export class EventLog {
       follower.onEvent(next);
     }
     replaying = false;
-    return () => followers.delete(guarded);
+    return () => {
+      followers.delete(guarded);
+      // A blocking send follows every task it starts: the ended ones should not keep an empty set.
+      if (followers.size === 0 && this.followers === followers && !this.undelivered)
+        this.followers = undefined;
+    };
   }
 
   /** The oldest retained event with `seq > afterSeq`. */

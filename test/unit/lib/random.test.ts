@@ -101,6 +101,15 @@ describe('Random', () => {
   });
 
   describe('uuid', () => {
+    it('writes the four 32-bit draws as hex with the version and variant bits set', () => {
+      const reference = (r: Random) => {
+        const h = Array.from({ length: 4 }, () => r.uint32().toString(16).padStart(8, '0')).join('');
+        const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
+        return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+      };
+      for (let i = 0; i < 200; i++) expect(new Random(`u${i}`).uuid()).toBe(reference(new Random(`u${i}`)));
+    });
+
     it('is shaped like an RFC 4122 version-4 UUID', () => {
       for (const id of draws(new Random('uuid'), 500, (r) => r.uuid())) expect(id).toMatch(UUID_V4);
     });
