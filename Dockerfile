@@ -7,6 +7,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+# scripts/bundle-cli.ts bundles the CLI into dist/cli/main.js: the start command loads one file.
+COPY scripts ./scripts
 RUN npm run build
 
 FROM node:20-alpine AS runtime
