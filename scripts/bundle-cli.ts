@@ -1,7 +1,7 @@
 /**
  * Bundles the CLI and its dependencies into the one file dist/cli/main.js, over tsc's output for
- * src/cli/main.ts. Unbundled, Node 20 resolves, reads and compiles some 300 modules one by one before
- * `a2a-sim serve` can answer; as one file it starts in about two thirds of the CPU time.
+ * src/cli/main.ts. Unbundled, Node 20 resolves, reads and compiles over 400 modules one by one before
+ * `a2a-sim serve` can answer; as one file it gets there with 40% less CPU time.
  * The programmatic API (dist/index.js and its types) stays tsc's output, file by file.
  */
 import { readFile } from 'node:fs/promises';
