@@ -245,7 +245,7 @@ function subjectOf(event: SimEvent, store: TaskStore): Subject {
   const record = subject.taskId === undefined ? undefined : store.find(subject.taskId);
   if (record) {
     const place = placeOf(record.scope);
-    subject.contextId ??= record.task.contextId;
+    subject.contextId ??= record.contextId;
     if (place.agent !== undefined) subject.agent ??= place.agent;
     if (place.workspace !== undefined) subject.workspace ??= place.workspace;
   }
