@@ -4,13 +4,21 @@
  * JSON-RPC at the root, v0.3 through `legacyCompat`, the agent card), with an AgentExecutor that
  * completes at once with one text artifact.
  *
+ * For the stream-cost workloads it also plays the simulator's two bench scenarios: a message whose
+ * messageId starts `bench-append-` gets 500 bare WORKING updates then 1000 appended artifact chunks,
+ * `bench-status-` the same 500 then 1000 status updates with a message, one event every 10 ms
+ * (divided by `--speed N`), then COMPLETED: the same events as bench/scenarios/bench-append.yaml
+ * and bench-status.yaml, in the same wire format.
+ *
  * Prints `listening on http://127.0.0.1:PORT` once it accepts connections.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
 import express from 'express';
-import { AGENT_CARD_PATH, TaskState, type AgentCard } from '@a2a-js/sdk';
+import { AGENT_CARD_PATH, Role, TaskState, type AgentCard, type Part } from '@a2a-js/sdk';
 import {
   AgentEvent,
   DefaultRequestHandler,
@@ -21,11 +29,28 @@ import {
 } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 
-/** Completes every task at once: the task, one "Weather Report" artifact, COMPLETED. */
+const { values: flags } = parseArgs({ options: { speed: { type: 'string', default: '1' } } });
+const STREAM_EVENTS = 1000;
+const STREAM_LEAD_EVENTS = 500;
+const STREAM_INTERVAL_MS = 10 / Number(flags.speed);
+const FILLER = 'lorem ipsum dolor sit amet, consectetur adipiscing elit';
+
+const timestamp = () => new Date().toISOString();
+const textPart = (text: string): Part => ({
+  content: { $case: 'text', value: text },
+  metadata: undefined,
+  filename: '',
+  mediaType: 'text/plain',
+});
+
+/**
+ * Completes every task at once: the task, one "Weather Report" artifact, COMPLETED; except the
+ * bench-append and bench-status streams.
+ */
 class CompleteAtOnce implements AgentExecutor {
   async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const { taskId, contextId } = ctx;
-    const timestamp = () => new Date().toISOString();
+    const streamed = /^bench-(append|status)-/.exec(ctx.userMessage.messageId)?.[1];
     if (!ctx.task) {
       bus.publish(
         AgentEvent.task({
@@ -37,6 +62,10 @@ class CompleteAtOnce implements AgentExecutor {
           metadata: undefined,
         }),
       );
+    }
+    if (streamed) {
+      await this.stream(ctx, bus, streamed === 'append');
+      return;
     }
     bus.publish(
       AgentEvent.artifactUpdate({
@@ -72,7 +101,95 @@ class CompleteAtOnce implements AgentExecutor {
     );
   }
 
-  async cancelTask(): Promise<void> {}
+  /** Streams being played, task id → context id; a cancel removes its task. */
+  private readonly streaming = new Map<string, string>();
+
+  /** Event i (lead-in included) at i × 10 ms after the start, as the simulator schedules its scenarios. */
+  private async stream(ctx: RequestContext, bus: ExecutionEventBus, append: boolean): Promise<void> {
+    const { taskId, contextId } = ctx;
+    const start = performance.now();
+    const artifactId = randomUUID();
+    this.streaming.set(taskId, contextId);
+    for (let i = 1; i <= STREAM_LEAD_EVENTS + STREAM_EVENTS; i++) {
+      await sleep(Math.max(0, start + i * STREAM_INTERVAL_MS - performance.now()));
+      if (!this.streaming.has(taskId)) return;
+      const k = i - STREAM_LEAD_EVENTS;
+      if (k < 1) {
+        bus.publish(
+          AgentEvent.statusUpdate({
+            taskId,
+            contextId,
+            status: { state: TaskState.TASK_STATE_WORKING, timestamp: timestamp(), message: undefined },
+            metadata: undefined,
+          }),
+        );
+      } else if (append) {
+        bus.publish(
+          AgentEvent.artifactUpdate({
+            taskId,
+            contextId,
+            artifact: {
+              artifactId,
+              name: 'Appended',
+              description: '',
+              parts: [textPart(`chunk ${k}: ${FILLER}\n`)],
+              metadata: undefined,
+              extensions: [],
+            },
+            append: k > 1,
+            lastChunk: k === STREAM_EVENTS,
+            metadata: undefined,
+          }),
+        );
+      } else {
+        bus.publish(
+          AgentEvent.statusUpdate({
+            taskId,
+            contextId,
+            status: {
+              state: TaskState.TASK_STATE_WORKING,
+              timestamp: timestamp(),
+              message: {
+                messageId: randomUUID(),
+                contextId,
+                taskId,
+                role: Role.ROLE_AGENT,
+                parts: [textPart(`tick ${k}`)],
+                metadata: undefined,
+                extensions: [],
+                referenceTaskIds: [],
+              },
+            },
+            metadata: undefined,
+          }),
+        );
+      }
+    }
+    this.streaming.delete(taskId);
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId,
+        status: { state: TaskState.TASK_STATE_COMPLETED, timestamp: timestamp(), message: undefined },
+        metadata: undefined,
+      }),
+    );
+  }
+
+  /** Only bench streams are still running when a cancel comes: the bench cancels its warm-up stream. */
+  async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
+    const contextId = this.streaming.get(taskId);
+    if (contextId === undefined) return;
+    this.streaming.delete(taskId);
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId,
+        status: { state: TaskState.TASK_STATE_CANCELED, timestamp: timestamp(), message: undefined },
+        metadata: undefined,
+      }),
+    );
+  }
 }
 
 const server = createServer();

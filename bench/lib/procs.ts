@@ -3,7 +3,7 @@
  * own core with `taskset` where it exists; RSS and CPU time read from /proc.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
@@ -88,6 +88,23 @@ export function cpuMs(pid: number): number | undefined {
   }
 }
 
+/**
+ * CPU time of `pid` in milliseconds to the nanosecond: the sum of its threads' run time from
+ * /proc/<pid>/task/<tid>/schedstat, where /proc/<pid>/stat counts in 10 ms clock ticks, too coarse
+ * for a window of a second at a fraction of a core. Falls back to {@link cpuMs}.
+ */
+export function preciseCpuMs(pid: number): number | undefined {
+  try {
+    let ns = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    }
+    return Number.isFinite(ns) && ns > 0 ? ns / 1e6 : cpuMs(pid);
+  } catch {
+    return cpuMs(pid);
+  }
+}
+
 export interface ServerHandle {
   kind: ServerKind;
   url: string;
@@ -100,7 +117,7 @@ export interface ServerHandle {
 
 export interface ServerOptions {
   pin: boolean;
-  /** Simulator only: `--speed` (default 0). */
+  /** `--speed`: the simulator's (default 0), or the sdk comparator's for its bench streams (default 1). */
   speed?: number;
   /** Simulator only: an extra scenario directory. */
   scenarioDir?: string;
@@ -128,7 +145,13 @@ export function serverArgv(kind: ServerKind, options: ServerOptions): string[] {
         ...(options.scenarioDir ? ['-s', options.scenarioDir] : []),
       ];
     case 'sdk':
-      return [node, '--import', 'tsx', 'bench/comparators/sdk-server.ts'];
+      return [
+        node,
+        '--import',
+        'tsx',
+        'bench/comparators/sdk-server.ts',
+        ...(options.speed !== undefined ? ['--speed', String(options.speed)] : []),
+      ];
     case 'express':
       return [node, '--import', 'tsx', 'bench/comparators/express-server.ts'];
   }
