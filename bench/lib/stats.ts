@@ -44,3 +44,18 @@ export function round(value: number, digits = 2): number | null {
   const f = 10 ** digits;
   return Math.round(value * f) / f;
 }
+
+/** Least-squares slope of `ys` against `xs` (same length); NaN with fewer than two distinct xs. */
+export function slope(xs: number[], ys: number[]): number {
+  const n = xs.length;
+  if (n < 2 || ys.length !== n) return Number.NaN;
+  const mx = xs.reduce((a, b) => a + b, 0) / n;
+  const my = ys.reduce((a, b) => a + b, 0) / n;
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < n; i++) {
+    num += (xs[i]! - mx) * (ys[i]! - my);
+    den += (xs[i]! - mx) ** 2;
+  }
+  return den > 0 ? num / den : Number.NaN;
+}

@@ -1,0 +1,172 @@
+/**
+ * The soak (`npm run bench -- --soak`): a virtual day of mixed traffic through the simulator's
+ * retention limits, with RSS and heap sampled after gc(); the figure is their slope after warm-up,
+ * per virtual hour and per 10,000 tasks, which is flat when nothing outlives what retention evicts.
+ * bench/soak-process.ts does the work; this side starts it, logs its samples as they come and sums
+ * them up.
+ */
+import { createInterface } from 'node:readline';
+import type { SoakActionCount, SoakJob, SoakResult, SoakSample } from './soak-process.js';
+import { SERVER_CORE, spawnPinned, stopChild } from './lib/procs.js';
+import { round, slope } from './lib/stats.js';
+
+export interface SoakSettings extends SoakJob {
+  /** Samples before this (virtual hours) are left out of the slope. */
+  warmupHours: number;
+}
+
+/**
+ * Retention is lowered from the defaults (10,000 tasks, terminal tasks kept 24 h) so that one day
+ * meets both limits, every cycle: a busy phase makes more tasks in one TTL than `maxTasks` (the cap
+ * evicts), the quiet phase after it lets the TTL empty the store again.
+ */
+export function soakSettings(quick: boolean): SoakSettings {
+  // ~0.75 tasks per action (the rest are reads): busy ≈ 1,800 tasks per virtual hour, quiet ≈ 360;
+  // half that in a quick run, whose busy phase makes ~75 tasks in its TTL.
+  return quick
+    ? {
+        virtualHours: 1,
+        warmupHours: 10 / 60,
+        phaseMinutes: 5,
+        busyPerMinute: 20,
+        quietPerMinute: 4,
+        sampleEveryMinutes: 2,
+        retention: { maxTasks: 50, terminalTtlMs: 5 * 60_000 },
+      }
+    : {
+        virtualHours: 24,
+        warmupHours: 4,
+        phaseMinutes: 60,
+        busyPerMinute: 40,
+        quietPerMinute: 8,
+        sampleEveryMinutes: 15,
+        retention: { maxTasks: 1_000, terminalTtlMs: 60 * 60_000 },
+      };
+}
+
+export interface SoakSummary {
+  settings: SoakSettings;
+  wallSec: number | null;
+  virtualHours: number;
+  tasksCreated: number;
+  /** Per kind of action: started, answered as expected, GetTask of an evicted task, errors. */
+  actions: Record<string, SoakActionCount>;
+  errors: number;
+  errorSamples: string[];
+  evictions: { ttl: number; cap: number; firstTtlHour: number | null; firstCapHour: number | null };
+  storeSize: { max: number; end: number };
+  /** After gc(): at the end of warm-up, at the end of the day, the largest after warm-up. */
+  rssMB: { afterWarmup: number | null; end: number | null; max: number | null };
+  heapUsedMB: { afterWarmup: number | null; end: number | null; max: number | null };
+  /** Least-squares slopes over the samples after warm-up. */
+  slope: {
+    samples: number;
+    rssMBPerHour: number | null;
+    rssMBPer10kTasks: number | null;
+    heapMBPerHour: number | null;
+    heapMBPer10kTasks: number | null;
+  };
+  samples: SoakSample[];
+}
+
+export interface SoakEnv {
+  pin: boolean;
+  log: (line: string) => void;
+}
+
+const fmt = (value: number, digits = 0) =>
+  value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+export async function soakRun(settings: SoakSettings, env: SoakEnv): Promise<SoakSummary> {
+  const { warmupHours, ...job } = settings;
+  const child = spawnPinned(
+    [process.execPath, '--expose-gc', '--import', 'tsx', 'bench/soak-process.ts', JSON.stringify(job)],
+    SERVER_CORE,
+    env.pin,
+  );
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
+  // One line per virtual hour; a quick run, which lasts one, every ten minutes.
+  const linesPerHour = settings.virtualHours <= 1 ? 6 : 1;
+  let lastLine = -1;
+  const result = await new Promise<SoakResult>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const message = JSON.parse(line) as { phase: string; sample?: SoakSample; result?: SoakResult };
+      const s = message.sample;
+      if (s && Math.floor(s.hour * linesPerHour + 1e-9) > lastLine) {
+        lastLine = Math.floor(s.hour * linesPerHour + 1e-9);
+        env.log(
+          `  soak: hour ${fmt(s.hour, 2)}, ${fmt(s.tasksCreated)} tasks (store ${fmt(s.storeSize)}; evicted ` +
+            `${fmt(s.evictedTtl)} by TTL, ${fmt(s.evictedCap)} by the cap), RSS ${fmt(s.rssMB, 1)} MB, ` +
+            `heap ${fmt(s.heapUsedMB, 1)} MB, ${fmt(s.wallSec, 1)} s`,
+        );
+      }
+      if (message.phase === 'done') resolve(message.result!);
+    });
+    child.once('exit', (code) =>
+      reject(new Error(`soak process exited (${code}) without a result: ${stderr}`)),
+    );
+  });
+  await stopChild(child);
+
+  const samples = result.samples;
+  const last = samples[samples.length - 1];
+  const settled = samples.filter((s) => s.hour >= warmupHours - 1e-9);
+  const first = settled[0];
+  const hours = settled.map((s) => s.hour);
+  const tenK = settled.map((s) => s.tasksCreated / 10_000);
+  const rss = settled.map((s) => s.rssMB);
+  const heap = settled.map((s) => s.heapUsedMB);
+  const errors = Object.values(result.actions).reduce((sum, a) => sum + a.errors, 0);
+  const summary: SoakSummary = {
+    settings,
+    wallSec: round(result.wallSec, 1),
+    virtualHours: settings.virtualHours,
+    tasksCreated: last?.tasksCreated ?? 0,
+    actions: result.actions,
+    errors,
+    errorSamples: result.errors,
+    evictions: {
+      ttl: last?.evictedTtl ?? 0,
+      cap: last?.evictedCap ?? 0,
+      firstTtlHour: round(result.firstEvictionHour.ttl ?? Number.NaN, 2),
+      firstCapHour: round(result.firstEvictionHour.cap ?? Number.NaN, 2),
+    },
+    storeSize: { max: result.maxStoreSize, end: last?.storeSize ?? 0 },
+    rssMB: {
+      afterWarmup: round(first?.rssMB ?? Number.NaN, 1),
+      end: round(last?.rssMB ?? Number.NaN, 1),
+      max: round(Math.max(...rss), 1),
+    },
+    heapUsedMB: {
+      afterWarmup: round(first?.heapUsedMB ?? Number.NaN, 1),
+      end: round(last?.heapUsedMB ?? Number.NaN, 1),
+      max: round(Math.max(...heap), 1),
+    },
+    slope: {
+      samples: settled.length,
+      rssMBPerHour: round(slope(hours, rss), 3),
+      rssMBPer10kTasks: round(slope(tenK, rss), 3),
+      heapMBPerHour: round(slope(hours, heap), 3),
+      heapMBPer10kTasks: round(slope(tenK, heap), 3),
+    },
+    samples: samples.map((s) => ({
+      ...s,
+      hour: round(s.hour, 3)!,
+      wallSec: round(s.wallSec, 1)!,
+      rssMB: round(s.rssMB, 2)!,
+      heapUsedMB: round(s.heapUsedMB, 2)!,
+      heapTotalMB: round(s.heapTotalMB, 2)!,
+      externalMB: round(s.externalMB, 2)!,
+    })),
+  };
+  const sl = summary.slope;
+  env.log(
+    `  soak: ${settings.virtualHours} virtual hour(s) in ${fmt(result.wallSec)} s, ${fmt(summary.tasksCreated)} tasks, ` +
+      `${errors} errors; after warm-up (${sl.samples} samples from hour ${fmt(warmupHours, 2)}): RSS ` +
+      `${sl.rssMBPerHour ?? '—'} MB/h, ${sl.rssMBPer10kTasks ?? '—'} MB per 10k tasks; heap ` +
+      `${sl.heapMBPerHour ?? '—'} MB/h, ${sl.heapMBPer10kTasks ?? '—'} MB per 10k tasks`,
+  );
+  for (const error of result.errors) env.log(`    ${error}`);
+  return summary;
+}
