@@ -1,7 +1,8 @@
 /**
- * Keeps `npm run bench` working: runs `bench/run.ts --quick` (every workload for about a second,
- * ~40 s in all) and checks that its JSON has every workload with real numbers. It measures nothing:
- * the figures of a quick run beside the other test files say nothing about performance.
+ * Keeps `npm run bench` working: runs `bench/run.ts --quick` (every workload briefly, ~40 s in all)
+ * and `--soak --quick` (a virtual hour, a few seconds), and checks that their JSON has every
+ * workload with real numbers. It measures nothing: the figures of a quick run beside the other test
+ * files say nothing about performance.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -16,11 +17,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 type Obj = Record<string, unknown>;
 const positive = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value > 0;
 
-function runQuickBench(jsonFile: string): Promise<{ code: number | null; output: string }> {
+function runQuickBench(
+  jsonFile: string,
+  ...flags: string[]
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'bench/run.ts', '--quick', '--json', jsonFile],
+      ['--import', 'tsx', 'bench/run.ts', '--quick', ...flags, '--json', jsonFile],
       {
         cwd: root,
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -56,6 +60,8 @@ describe('npm run bench -- --quick', () => {
         'rest-get-c64',
         'sse-100',
         'sse-1000',
+        'sse-append',
+        'sse-status',
       ].sort(),
     );
 
@@ -82,11 +88,36 @@ describe('npm run bench -- --quick', () => {
         expect(positive(workload.firstEventP50Ms), `${name}: time to first event`).toBe(true);
         // RSS growth over a one-second window can be anything after a collection; it must be a number.
         expect(Number.isFinite(workload.rssPerStreamKB), `${name}: RSS per stream`).toBe(true);
+        expect(Number.isFinite(workload.fidelityP99Ms), `${name}: timing fidelity`).toBe(true);
+      } else if (workload.kind === 'stream-cost') {
+        // --quick plays these on the simulator only.
+        const sim = (workload.servers as Record<string, Obj>).simulator!;
+        expect(sim.incompleteStreams, `${name}: streams that did not complete`).toBe(0);
+        expect(positive(sim.earlyUsPerEvent) && positive(sim.lateUsPerEvent), `${name}: CPU per event`).toBe(
+          true,
+        );
+        expect(positive(sim.lateOverEarly), `${name}: late ÷ early`).toBe(true);
       }
     }
 
     // Every target is evaluated (met or not: a quick run says nothing about that).
-    expect(report.targets.length).toBe(19);
+    expect(report.targets.length).toBe(22);
     for (const target of report.targets) expect(typeof target.pass, String(target.name)).toBe('boolean');
+  });
+
+  it('soaks a virtual hour through both retention limits', { timeout: 60_000 }, async () => {
+    const file = join(dir, 'soak.json');
+    const { code, output } = await runQuickBench(file, '--soak');
+    expect(code, output).toBe(0);
+    const { workloads } = JSON.parse(readFileSync(file, 'utf8')) as { workloads: Record<string, Obj> };
+    expect(Object.keys(workloads)).toEqual(['soak']);
+    const soak = workloads.soak!;
+    expect(soak.errors, JSON.stringify(soak.errorSamples)).toBe(0);
+    expect(positive(soak.tasksCreated)).toBe(true);
+    const evictions = soak.evictions as Obj;
+    expect(positive(evictions.ttl) && positive(evictions.cap), JSON.stringify(evictions)).toBe(true);
+    const slope = soak.slope as Obj;
+    for (const key of ['rssMBPerHour', 'rssMBPer10kTasks', 'heapMBPerHour', 'heapMBPer10kTasks'])
+      expect(Number.isFinite(slope[key]), key).toBe(true);
   });
 });
