@@ -46,8 +46,11 @@ export interface CallContext {
   deliveryChaos?: DeliveryChaos;
 }
 
-/** Distinct requests whose repeat count is remembered; past it the counts start over. */
-const MAX_REMEMBERED_REQUESTS = 100_000;
+/**
+ * Distinct requests whose repeat count is remembered, the least recently repeated forgotten first:
+ * twice the default task cap, so a request whose tasks are still stored is rarely forgotten.
+ */
+const MAX_REMEMBERED_REQUESTS = 20_000;
 
 /** Webhooks per task, at most: a client bug must not turn into unbounded deliveries. */
 export const MAX_PUSH_CONFIGS_PER_TASK = 10;
@@ -592,8 +595,12 @@ export class SimService implements A2AService {
       .slice(0, 16);
     const base = `${this.options.seed}/${scenario.id}/${digest}`;
     // The count only saves work: forgetting it (to bound memory) falls back to probing the store.
-    if (this.occurrences.size >= MAX_REMEMBERED_REQUESTS) this.occurrences.clear();
-    for (let occurrence = this.occurrences.get(base) ?? 0; ; occurrence++) {
+    const counted = this.occurrences.get(base);
+    this.occurrences.delete(base);
+    if (this.occurrences.size >= MAX_REMEMBERED_REQUESTS) {
+      this.occurrences.delete(this.occurrences.keys().next().value!);
+    }
+    for (let occurrence = counted ?? 0; ; occurrence++) {
       const seed = `${base}#${occurrence}`;
       const ids = new Random(seed).fork('task');
       const taskId = ids.uuid();
