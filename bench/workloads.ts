@@ -30,6 +30,8 @@ export interface SseWorkload {
   streams: number;
   /** The lag and RSS targets apply (1000 streams); other sizes are shown for information. */
   hasTargets: boolean;
+  /** Every stream held and lag p99 no worse than bare express's in the same run (5000 streams). */
+  againstExpress: boolean;
 }
 
 /**
@@ -175,6 +177,7 @@ export function sseWorkloads(with5000: boolean): SseWorkload[] {
     description: `${streams} concurrent REST message:stream streams, one status update every 100 ms each`,
     streams,
     hasTargets: streams === 1000,
+    againstExpress: streams === 5000,
   }));
 }
 

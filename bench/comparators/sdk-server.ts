@@ -8,7 +8,10 @@
  * messageId starts `bench-append-` gets 500 bare WORKING updates then 1000 appended artifact chunks,
  * `bench-status-` the same 500 then 1000 status updates with a message, one event every 10 ms
  * (divided by `--speed N`), then COMPLETED: the same events as bench/scenarios/bench-append.yaml
- * and bench-status.yaml, in the same wire format.
+ * and bench-status.yaml, in the same wire format. For the SSE workloads, a messageId starting
+ * `bench-ticks-` gets bench-ticks.yaml: a WORKING status update with the message `tick k` at
+ * k × 100 ms (also divided by `--speed`) after the Task's creation timestamp, `--ticks N` of them
+ * (default 150), then COMPLETED. Each task plays on a timer of its own.
  *
  * Prints `listening on http://127.0.0.1:PORT` once it accepts connections.
  */
@@ -29,13 +32,17 @@ import {
 } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 
-const { values: flags } = parseArgs({ options: { speed: { type: 'string', default: '1' } } });
+const { values: flags } = parseArgs({
+  options: { speed: { type: 'string', default: '1' }, ticks: { type: 'string', default: '150' } },
+});
 const STREAM_EVENTS = 1000;
 const STREAM_LEAD_EVENTS = 500;
 const STREAM_INTERVAL_MS = 10 / Number(flags.speed);
+const TICKS = Number(flags.ticks);
+const TICK_MS = 100 / Number(flags.speed);
 const FILLER = 'lorem ipsum dolor sit amet, consectetur adipiscing elit';
 
-const timestamp = () => new Date().toISOString();
+const timestamp = (at = Date.now()) => new Date(at).toISOString();
 const textPart = (text: string): Part => ({
   content: { $case: 'text', value: text },
   metadata: undefined,
@@ -43,25 +50,65 @@ const textPart = (text: string): Part => ({
   mediaType: 'text/plain',
 });
 
+/** A status update without a message. */
+const statusOnly = (taskId: string, contextId: string, state: TaskState) =>
+  AgentEvent.statusUpdate({
+    taskId,
+    contextId,
+    status: { state, timestamp: timestamp(), message: undefined },
+    metadata: undefined,
+  });
+
+/** A WORKING status update whose message says `text`, as bench-status and bench-ticks play. */
+const workingWithMessage = (taskId: string, contextId: string, text: string) =>
+  AgentEvent.statusUpdate({
+    taskId,
+    contextId,
+    status: {
+      state: TaskState.TASK_STATE_WORKING,
+      timestamp: timestamp(),
+      message: {
+        messageId: randomUUID(),
+        contextId,
+        taskId,
+        role: Role.ROLE_AGENT,
+        parts: [textPart(text)],
+        metadata: undefined,
+        extensions: [],
+        referenceTaskIds: [],
+      },
+    },
+    metadata: undefined,
+  });
+
 /**
  * Completes every task at once: the task, one "Weather Report" artifact, COMPLETED; except the
- * bench-append and bench-status streams.
+ * bench-append, bench-status and bench-ticks streams.
  */
 class CompleteAtOnce implements AgentExecutor {
   async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const { taskId, contextId } = ctx;
-    const streamed = /^bench-(append|status)-/.exec(ctx.userMessage.messageId)?.[1];
+    const streamed = /^bench-(append|status|ticks)-/.exec(ctx.userMessage.messageId)?.[1];
+    const createdAt = Date.now();
     if (!ctx.task) {
       bus.publish(
         AgentEvent.task({
           id: taskId,
           contextId,
-          status: { state: TaskState.TASK_STATE_SUBMITTED, timestamp: timestamp(), message: undefined },
+          status: {
+            state: TaskState.TASK_STATE_SUBMITTED,
+            timestamp: timestamp(createdAt),
+            message: undefined,
+          },
           artifacts: [],
           history: [ctx.userMessage],
           metadata: undefined,
         }),
       );
+    }
+    if (streamed === 'ticks') {
+      await this.ticks(ctx, bus, createdAt);
+      return;
     }
     if (streamed) {
       await this.stream(ctx, bus, streamed === 'append');
@@ -91,14 +138,7 @@ class CompleteAtOnce implements AgentExecutor {
         metadata: undefined,
       }),
     );
-    bus.publish(
-      AgentEvent.statusUpdate({
-        taskId,
-        contextId,
-        status: { state: TaskState.TASK_STATE_COMPLETED, timestamp: timestamp(), message: undefined },
-        metadata: undefined,
-      }),
-    );
+    bus.publish(statusOnly(taskId, contextId, TaskState.TASK_STATE_COMPLETED));
   }
 
   /** Streams being played, task id → context id; a cancel removes its task. */
@@ -115,14 +155,7 @@ class CompleteAtOnce implements AgentExecutor {
       if (!this.streaming.has(taskId)) return;
       const k = i - STREAM_LEAD_EVENTS;
       if (k < 1) {
-        bus.publish(
-          AgentEvent.statusUpdate({
-            taskId,
-            contextId,
-            status: { state: TaskState.TASK_STATE_WORKING, timestamp: timestamp(), message: undefined },
-            metadata: undefined,
-          }),
-        );
+        bus.publish(statusOnly(taskId, contextId, TaskState.TASK_STATE_WORKING));
       } else if (append) {
         bus.publish(
           AgentEvent.artifactUpdate({
@@ -142,38 +175,27 @@ class CompleteAtOnce implements AgentExecutor {
           }),
         );
       } else {
-        bus.publish(
-          AgentEvent.statusUpdate({
-            taskId,
-            contextId,
-            status: {
-              state: TaskState.TASK_STATE_WORKING,
-              timestamp: timestamp(),
-              message: {
-                messageId: randomUUID(),
-                contextId,
-                taskId,
-                role: Role.ROLE_AGENT,
-                parts: [textPart(`tick ${k}`)],
-                metadata: undefined,
-                extensions: [],
-                referenceTaskIds: [],
-              },
-            },
-            metadata: undefined,
-          }),
-        );
+        bus.publish(workingWithMessage(taskId, contextId, `tick ${k}`));
       }
     }
     this.streaming.delete(taskId);
-    bus.publish(
-      AgentEvent.statusUpdate({
-        taskId,
-        contextId,
-        status: { state: TaskState.TASK_STATE_COMPLETED, timestamp: timestamp(), message: undefined },
-        metadata: undefined,
-      }),
-    );
+    bus.publish(statusOnly(taskId, contextId, TaskState.TASK_STATE_COMPLETED));
+  }
+
+  /**
+   * Tick k at k × TICK_MS after `createdAt`, the Task's status timestamp, from which the bench's SSE
+   * client computes every tick's scheduled time.
+   */
+  private async ticks(ctx: RequestContext, bus: ExecutionEventBus, createdAt: number): Promise<void> {
+    const { taskId, contextId } = ctx;
+    this.streaming.set(taskId, contextId);
+    for (let k = 1; k <= TICKS; k++) {
+      await sleep(Math.max(0, createdAt + k * TICK_MS - Date.now()));
+      if (!this.streaming.has(taskId)) return;
+      bus.publish(workingWithMessage(taskId, contextId, `tick ${k}`));
+    }
+    this.streaming.delete(taskId);
+    bus.publish(statusOnly(taskId, contextId, TaskState.TASK_STATE_COMPLETED));
   }
 
   /** Only bench streams are still running when a cancel comes: the bench cancels its warm-up stream. */
@@ -181,14 +203,7 @@ class CompleteAtOnce implements AgentExecutor {
     const contextId = this.streaming.get(taskId);
     if (contextId === undefined) return;
     this.streaming.delete(taskId);
-    bus.publish(
-      AgentEvent.statusUpdate({
-        taskId,
-        contextId,
-        status: { state: TaskState.TASK_STATE_CANCELED, timestamp: timestamp(), message: undefined },
-        metadata: undefined,
-      }),
-    );
+    bus.publish(statusOnly(taskId, contextId, TaskState.TASK_STATE_CANCELED));
   }
 }
 

@@ -117,23 +117,30 @@ export interface ServerHandle {
 
 export interface ServerOptions {
   pin: boolean;
-  /** `--speed`: the simulator's (default 0), or the sdk comparator's for its bench streams (default 1). */
+  /** `--speed`: the simulator's (default 0), or the comparators' for their bench streams (default 1). */
   speed?: number;
   /** Simulator only: an extra scenario directory. */
   scenarioDir?: string;
-  /** Simulator only: flags for node itself, e.g. `--trace-gc`. */
+  /** Simulator only: flags for node itself, e.g. `--cpu-prof`. */
   nodeFlags?: string[];
+  /** Every kind: `node --trace-gc`, whose lines come to `onLine`. */
+  traceGc?: boolean;
+  /** Comparators only: how many ticks their bench-ticks streams play (the simulator reads its scenario). */
+  ticks?: number;
   /** Every line the server prints after its URL. */
   onLine?: (line: string) => void;
 }
 
 export function serverArgv(kind: ServerKind, options: ServerOptions): string[] {
   const node = process.execPath;
+  const gc = options.traceGc ? ['--trace-gc'] : [];
+  const ticks = options.ticks !== undefined ? ['--ticks', String(options.ticks)] : [];
   switch (kind) {
     case 'simulator':
       return [
         node,
         ...(options.nodeFlags ?? []),
+        ...gc,
         'dist/cli/main.js',
         'serve',
         '--port',
@@ -147,13 +154,23 @@ export function serverArgv(kind: ServerKind, options: ServerOptions): string[] {
     case 'sdk':
       return [
         node,
+        ...gc,
         '--import',
         'tsx',
         'bench/comparators/sdk-server.ts',
         ...(options.speed !== undefined ? ['--speed', String(options.speed)] : []),
+        ...ticks,
       ];
     case 'express':
-      return [node, '--import', 'tsx', 'bench/comparators/express-server.ts'];
+      return [
+        node,
+        ...gc,
+        '--import',
+        'tsx',
+        'bench/comparators/express-server.ts',
+        ...(options.speed !== undefined ? ['--speed', String(options.speed)] : []),
+        ...ticks,
+      ];
   }
 }
 
