@@ -10,7 +10,7 @@
  * await sim.close();
  */
 import { watch } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { agentSummary, loadAgentDirs, type AgentDefinition } from './agents/load.js';
@@ -350,9 +350,17 @@ function normalizePrefix(prefix: string): string {
   return trimmed ? `/${trimmed}` : '';
 }
 
+/**
+ * Connections the kernel may hold for us before we accept them (it caps this at its own somaxconn).
+ * Node's default, 511, drops part of a burst such as a demo opening thousands of streams at once;
+ * a dropped connection costs its client a retransmitted SYN, a second or more.
+ */
+const LISTEN_BACKLOG = 4096;
+
 function listen(app: Express, port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host);
+    const server = createServer(app);
+    server.listen({ port, host, backlog: LISTEN_BACKLOG });
     server.once('listening', () => resolve(server));
     server.once('error', reject);
   });
