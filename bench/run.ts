@@ -878,27 +878,11 @@ try {
       };
       const sim = servers.simulator!;
       if (workload.hasTargets) {
-        addTarget(
-          workload.name,
-          'event lag p99 (ms)',
-          '≤ 10',
-          sim.lagP99Ms ?? Number.NaN,
-          (sim.lagP99Ms ?? Infinity) <= 10,
-        );
-        addTarget(
-          workload.name,
-          'timing fidelity p99: status.timestamp − scheduled (ms)',
-          '≤ 5',
-          sim.fidelityP99Ms ?? Number.NaN,
-          (sim.fidelityP99Ms ?? Infinity) <= 5,
-        );
-        addTarget(
-          workload.name,
-          'server RSS per stream (KB)',
-          '≤ 60',
-          sim.rssPerStreamKB ?? Number.NaN,
-          (sim.rssPerStreamKB ?? Infinity) <= 60,
-        );
+        const atMost = (name: string, value: number | null | undefined, limit: number) =>
+          addTarget(workload.name, name, `≤ ${limit}`, value ?? Number.NaN, (value ?? Infinity) <= limit);
+        atMost('event lag p99 (ms)', sim.lagP99Ms, 10);
+        atMost('timing fidelity p99: status.timestamp − scheduled (ms)', sim.fidelityP99Ms, 5);
+        atMost('server RSS per stream (KB)', sim.rssPerStreamKB, 60);
       }
       if (workload.againstExpress) {
         const held = Math.min(...runs.simulator.map((r) => r.opened - r.failed));

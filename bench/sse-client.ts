@@ -24,9 +24,10 @@
  * Prints `{"phase":"steady"}` when the window starts and `{"phase":"done","result":…}` at the end.
  */
 import { setMaxListeners } from 'node:events';
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { EventSourceMessage } from 'eventsource-parser';
+import { readStream } from './lib/sse-stream.js';
 import { summarize, type Summary } from './lib/stats.js';
 
 export interface SseJob {
@@ -131,42 +132,17 @@ function openStream(index: number): Promise<void> {
       metadata: { scenario: 'bench-ticks' },
     },
   });
-  return new Promise((resolve) => {
-    const fail = (error: unknown) => {
-      if (!abort.signal.aborted) {
-        failed++;
-        if (errors.length < 5) errors.push(String(error));
-      }
-      resolve();
-    };
-    const sentAt = now();
-    const request = httpRequest(
-      `${job.url}/message:stream`,
-      {
-        method: 'POST',
-        agent,
-        signal: abort.signal,
-        headers: {
-          'Content-Type': 'application/json',
-          'A2A-Version': '1.0',
-          Accept: 'text/event-stream',
-          'Content-Length': Buffer.byteLength(body),
-        },
-      },
-      (response) => {
-        if (response.statusCode !== 200) {
-          response.resume();
-          return fail(new Error(`HTTP ${response.statusCode}`));
-        }
-        const parser = createParser({ onEvent: (event) => onEvent(state, sentAt, event) });
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => parser.feed(chunk));
-        response.on('end', resolve);
-        response.on('error', fail);
-      },
-    );
-    request.on('error', fail);
-    request.end(body);
+  const sentAt = now();
+  return readStream({
+    url: job.url,
+    body,
+    agent,
+    signal: abort.signal,
+    onEvent: (event) => onEvent(state, sentAt, event),
+    onFail: (error) => {
+      failed++;
+      if (errors.length < 5) errors.push(String(error));
+    },
   });
 }
 
