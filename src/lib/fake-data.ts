@@ -27,13 +27,12 @@ function resolve(faker: Faker, path: readonly string[]): { owner: object; fn: un
 }
 
 /**
- * True when `faker.<path>` names a method, e.g. `['location', 'city']`.
- * @note Names in the generated {@link FAKER_METHODS} are answered without loading faker, so checking
- * scenarios at startup costs nothing; any other name (a typo, an unusual path) asks faker itself.
+ * True when `faker.<path>` names a method, e.g. `['location', 'city']`: one of the generated
+ * {@link FAKER_METHODS}, which a test keeps equal to the installed faker's, so checking scenarios at
+ * startup never loads faker. What is not a module's own method (`person.constructor`) is refused.
  */
-export async function isFakerMethod(path: readonly string[]): Promise<boolean> {
-  if (FAKER_METHODS.has(path.join('.'))) return true;
-  return typeof resolve(await loadFaker(), path).fn === 'function';
+export function isFakerMethod(path: readonly string[]): boolean {
+  return FAKER_METHODS.has(path.join('.'));
 }
 
 /**

@@ -35,7 +35,7 @@ export async function compileScenario(
 ): Promise<{ scenario?: Scenario; issues: CompileIssue[] }> {
   const compiler = new Compiler();
   const scenario = compiler.scenario(id, file, raw);
-  await compiler.checkFakerPaths();
+  compiler.checkFakerPaths();
   return compiler.issues.length ? { issues: compiler.issues } : { scenario, issues: [] };
 }
 
@@ -92,9 +92,9 @@ class Compiler {
     }
   }
 
-  async checkFakerPaths(): Promise<void> {
+  checkFakerPaths(): void {
     for (const use of this.fakerUses) {
-      if (!(await isFakerMethod(use.method))) {
+      if (!isFakerMethod(use.method)) {
         this.issues.push({
           path: use.path,
           message: `"faker.${use.method.join('.')}" is not a faker method (see https://fakerjs.dev/api/)`,
