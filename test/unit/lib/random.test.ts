@@ -1,6 +1,7 @@
 /**
  * Seeded randomness: one seed, named streams that never disturb one another.
  */
+import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
 import { Random, taskStreams } from '../../../src/lib/random.js';
 
@@ -98,6 +99,18 @@ describe('Random', () => {
     expect(mean).toBeGreaterThan(49);
     expect(mean).toBeLessThan(51);
     expect(values.every(Number.isFinite)).toBe(true);
+  });
+
+  it("draws exactly what seedrandom's alea(seed) draws, whatever the seed", () => {
+    const seeds = ['', ' ', 'a2a-sim', 'a2a-sim/weather/u9juNhxF9ykGqfGx#0/turn-1/content', 'ünï©ødé ✓'];
+    for (let i = 0; i < 300; i++) seeds.push(`seed-${i}/${'x'.repeat(i % 70)}`);
+    for (const seed of seeds) {
+      const ours = new Random(seed);
+      const reference = seedrandom.alea(seed);
+      const drawn = Array.from({ length: 20 }, (_, k) => (k % 2 ? ours.next() : ours.uint32()));
+      const expected = Array.from({ length: 20 }, (_, k) => (k % 2 ? reference() : reference.int32() >>> 0));
+      expect(drawn, seed).toEqual(expected);
+    }
   });
 
   describe('uuid', () => {
