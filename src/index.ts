@@ -26,7 +26,7 @@ import { BUILTIN_SCENARIO_DIR, formatIssue, loadScenarioDirs, type ScenarioIssue
 import type { Scenario } from './scenario/model.js';
 import { ScenarioRegistry } from './scenario/registry.js';
 import { buildApp } from './server.js';
-import { placeOf, SimEventBus } from './admin/events.js';
+import { placeOf, SimEventBus, type SimEventBody } from './admin/events.js';
 import { attachFeed } from './admin/feed.js';
 import { RequestJournal } from './admin/journal.js';
 import type { ControlPlane } from './admin/routes.js';
@@ -38,7 +38,8 @@ import { chaosSetting } from './chaos/setting.js';
 import { pushBody } from './bindings/shared/push-body.js';
 import { DeliveryLog, describeDelivery } from './push/delivery-log.js';
 import { PushDispatcher } from './push/dispatcher.js';
-import { TaskStore } from './store/task-store.js';
+import { TaskStore, type TaskRecord } from './store/task-store.js';
+import type { LoggedEvent } from './domain/types.js';
 
 /** An agent defined by an `*.agent.yaml` file, served at {@link SimAgent.url}. */
 export interface SimAgent {
@@ -217,22 +218,8 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   const bus = new SimEventBus(() => clock.now());
   const journal = new RequestJournal(options.journalSize ?? DEFAULTS.journalSize);
   store.onEvent((record, event) => {
-    if (event.seq === 1) {
-      bus.publish(() => ({
-        type: 'task:created',
-        taskId: record.id,
-        contextId: event.contextId,
-        scenario: record.scenarioId,
-        ...placeOf(record.scope),
-      }));
-    }
-    bus.publish(() => ({
-      type: 'task:event',
-      taskId: record.id,
-      contextId: event.contextId,
-      event,
-      ...placeOf(record.scope),
-    }));
+    if (event.seq === 1) bus.publish(taskCreatedBody, record, event);
+    bus.publish(taskEventBody, record, event);
   });
   faults.onRecord((fault) => bus.publish({ type: 'chaos:fault', fault }));
   deliveries.onRecord((delivery) => bus.publish({ type: 'push:attempt', delivery }));
@@ -341,6 +328,26 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),
+  };
+}
+
+function taskCreatedBody(record: TaskRecord, event: LoggedEvent): SimEventBody {
+  return {
+    type: 'task:created',
+    taskId: record.id,
+    contextId: event.contextId,
+    scenario: record.scenarioId,
+    ...placeOf(record.scope),
+  };
+}
+
+function taskEventBody(record: TaskRecord, event: LoggedEvent): SimEventBody {
+  return {
+    type: 'task:event',
+    taskId: record.id,
+    contextId: event.contextId,
+    event,
+    ...placeOf(record.scope),
   };
 }
 

@@ -12,7 +12,7 @@ import type { Clock } from '../lib/clock.js';
 import { merge } from '../lib/objects.js';
 import { RingLog } from '../lib/ring-log.js';
 import type { WireRequest } from '../runtime/service.js';
-import { placeOf, type SimEventBus, type TaskPlace } from './events.js';
+import { placeOf, type SimEventBody, type SimEventBus, type TaskPlace } from './events.js';
 
 /** Bodies are kept up to this size; the rest is cut off (and said so). */
 const MAX_BODY_CHARS = 16 * 1024;
@@ -123,9 +123,13 @@ export function journalRequests(journal: RequestJournal, faults: FaultLog, bus: 
     // As it arrived: the entry fills in later, and an event in the bus history must not change after
     // the fact (the live feed and a replay of it would disagree).
     const { n } = entry;
-    bus.publish(() => ({ type: 'request:received', request: merge({ n, ...arrived }, { faults: [] }) }));
+    bus.publish(requestReceivedBody, n, arrived);
     next();
   };
+}
+
+function requestReceivedBody(n: number, arrived: Omit<JournalEntry, 'n' | 'faults'>): SimEventBody {
+  return { type: 'request:received', request: merge({ n, ...arrived }, { faults: [] }) };
 }
 
 /** The response's Content-Type: the SSE writer passes its headers to `writeHead`, not `setHeader`. */

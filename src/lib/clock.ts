@@ -18,10 +18,21 @@ export interface Clock {
   setTimer(delayMs: number, fn: () => void): Timer;
 }
 
-interface Entry {
-  at: number;
-  order: number;
-  fn: (() => void) | null;
+/** A scheduled callback, and the handle that cancels it: one object per timer, nothing else. */
+class Entry implements Timer {
+  constructor(
+    readonly at: number,
+    readonly order: number,
+    public fn: (() => void) | null,
+    private readonly queue: TimerQueue,
+  ) {}
+
+  cancel(): void {
+    if (this.fn) {
+      this.fn = null;
+      this.queue.forget();
+    }
+  }
 }
 
 /** A min-heap of timer entries ordered by (due time, scheduling order). */
@@ -35,18 +46,16 @@ class TimerQueue {
   }
 
   push(at: number, fn: () => void): Timer {
-    const entry: Entry = { at, order: this.nextOrder++, fn };
+    const entry = new Entry(at, this.nextOrder++, fn, this);
     this.heap.push(entry);
     this.siftUp(this.heap.length - 1);
     this.live++;
-    return {
-      cancel: () => {
-        if (entry.fn) {
-          entry.fn = null;
-          this.live--;
-        }
-      },
-    };
+    return entry;
+  }
+
+  /** A timer was cancelled; its entry leaves the heap when it reaches the top. */
+  forget(): void {
+    this.live--;
   }
 
   /** Due time of the earliest live entry, or undefined when empty. */

@@ -34,6 +34,12 @@ export class TaskRun {
   pause: PausePoint | undefined;
   private timer: Timer | undefined;
   private cancelTimer: Timer | undefined;
+  /** The turn being played: its plan, its start (clock time) and its next entry, planned ahead. */
+  private plan: TurnPlan | undefined;
+  private startedAt = 0;
+  private pending: TimelineEntry | undefined;
+  /** One callback for every timer of this run: an event costs its timer entry and nothing more. */
+  private readonly onDue = (): void => this.playDue();
 
   constructor(
     readonly record: TaskRecord,
@@ -56,7 +62,10 @@ export class TaskRun {
   play(plan: TurnPlan, startedAt: number): void {
     this.turn++;
     this.pause = undefined;
-    this.playFrom(plan, this.pull(plan), startedAt);
+    this.plan = plan;
+    this.startedAt = startedAt;
+    this.pending = this.pull(plan);
+    this.playDue();
   }
 
   /**
@@ -87,22 +96,26 @@ export class TaskRun {
     this.cancelTimer?.cancel();
     this.timer = undefined;
     this.cancelTimer = undefined;
+    this.plan = undefined;
+    this.pending = undefined;
   }
 
-  /** Applies the entries that are due, from `entry` on, and sets a timer for the first that is not. */
-  private playFrom(plan: TurnPlan, entry: TimelineEntry | undefined, startedAt: number): void {
+  /** Applies the pending entries that are due, and sets a timer for the first that is not. */
+  private playDue(): void {
     const { clock } = this.options;
-    for (; entry; entry = this.pull(plan)) {
-      const due = startedAt + this.scale(entry.atMs);
+    while (this.pending && this.plan) {
+      const due = this.startedAt + this.scale(this.pending.atMs);
       if (due > clock.now()) {
-        const pending = entry;
-        this.timer = clock.setTimer(due - clock.now(), () => this.playFrom(plan, pending, startedAt));
+        this.timer = clock.setTimer(due - clock.now(), this.onDue);
         return;
       }
-      this.apply(entry.event);
+      this.apply(this.pending.event);
       if (!this.options.store.has(this.record.id)) return;
+      // Applying a terminal status stops the run, and with it the plan.
+      this.pending = this.plan && this.pull(this.plan);
     }
     this.timer = undefined;
+    this.plan = undefined;
   }
 
   /**

@@ -525,8 +525,9 @@ export class SimService implements A2AService {
     const now = this.options.clock.now();
     const userMessage: Message = merge(message, { taskId, contextId: record.contextId });
     const fromSeq = record.log.latestSeq;
-    const current = record.task;
-    const snapshot: Task = merge(current, { history: [...current.history, userMessage] });
+    // The turn opens with the task as it is, the question included: a snapshot is a fresh copy.
+    const snapshot = record.task;
+    snapshot.history.push(userMessage);
     this.options.store.append(record, { kind: 'task', task: snapshot }, now);
     run.play(
       startTurn({
