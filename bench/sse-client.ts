@@ -125,7 +125,7 @@ function openStream(index: number): Promise<void> {
       role: 'ROLE_USER',
       // A distinct text per stream: the simulator derives a task's seed from its parts (not its
       // messageId), and before 7eeea49 it probed one seed per earlier identical request, so N
-      // identical messages cost O(N²) to open (BENCHMARKS.md, cause 1). Streams are about lag and
+      // identical messages cost O(N²) to open (BENCHMARKS.md, "What changed"). Streams are about lag and
       // memory: each one is a first occurrence either way.
       parts: [{ text: `tick stream ${job.runId}-${index}` }],
       messageId: `bench-ticks-${job.runId}-${index}`,

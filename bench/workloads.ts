@@ -103,7 +103,7 @@ export const HTTP_WORKLOADS: HttpWorkload[] = [
     // Not a target: the same work as rest-send-c64, but no two requests have the same text. The
     // simulator seeds a task from its parts; until 7eeea49 it probed one seed per earlier identical
     // request still stored, so identical requests cost more the more of them came before
-    // (BENCHMARKS.md, cause 1). This row shows whether that is back.
+    // (BENCHMARKS.md, "What changed"). This row shows whether that is back.
     ...restSend(64),
     name: 'rest-send-distinct-c64',
     description: 'diagnostic: rest-send-c64 with a distinct text per request (still the weather scenario)',
