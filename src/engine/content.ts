@@ -32,8 +32,39 @@ export function renderVars(
   return rendered;
 }
 
+/**
+ * Lists of parts with no `{{...}}` in them, rendered once and frozen (null: the list has some). A
+ * status message such as "Searching flights..." is then one shared value however many events carry
+ * it, not ~100 bytes more in every task's log. Nothing is drawn from the streams to render them.
+ */
+const constantParts = new WeakMap<readonly PartTemplate[], Part[] | null>();
+
 export function renderParts(parts: readonly PartTemplate[], scope: RenderScope): Part[] {
-  return parts.map((part) => withCommonFields(part, renderContent(part, scope)));
+  const constant = constantParts.get(parts);
+  if (constant) return constant;
+  const rendered = parts.map((part) => withCommonFields(part, renderContent(part, scope)));
+  if (constant === undefined) {
+    const isConstant = parts.every((part) => part.kind === 'bytes' || typeof contentOf(part) === 'string');
+    if (isConstant) {
+      // Frozen, so that a consumer trying to change a shared part fails loudly.
+      for (const part of rendered) Object.freeze(part);
+      Object.freeze(rendered);
+    }
+    constantParts.set(parts, isConstant ? rendered : null);
+  }
+  return rendered;
+}
+
+/** A text or URL part's template, or a data part's. */
+function contentOf(part: Exclude<PartTemplate, { kind: 'bytes' }>): Text | DataTemplate {
+  switch (part.kind) {
+    case 'text':
+      return part.text;
+    case 'url':
+      return part.url;
+    case 'data':
+      return part.data;
+  }
 }
 
 function renderContent(part: PartTemplate, scope: RenderScope): Part {

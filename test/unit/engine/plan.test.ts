@@ -540,6 +540,27 @@ steps:
   });
 });
 
+describe('constant content', () => {
+  it('renders a message with no {{...}} once, as one frozen value that every task shares', async () => {
+    const scenario = await inline(`
+description: ticks
+steps:
+  - { status: working, message: 'tick' }
+  - { status: working, message: 'at {{uuid}}' }
+  - status: completed
+`);
+    const partsOf = (timeline: Timeline) =>
+      timeline.entries.map((e) => (e.event.kind === 'status' ? e.event.message?.parts : undefined));
+    const first = partsOf(turn(scenario, 'go', 'seed-1'));
+    const second = partsOf(turn(scenario, 'go', 'seed-2'));
+    expect(first[0]).toEqual([{ kind: 'text', text: 'tick' }]);
+    expect(second[0]).toBe(first[0]);
+    expect(Object.isFrozen(first[0]) && Object.isFrozen(first[0]![0])).toBe(true);
+    expect(second[1]).not.toBe(first[1]);
+    expect(second[1]).not.toEqual(first[1]);
+  });
+});
+
 describe('planReply', () => {
   it('answers a reply scenario with an agent Message in the caller context, after the scenario delay', () => {
     const input = {
