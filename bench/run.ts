@@ -672,6 +672,28 @@ interface Target {
 }
 
 const targets: Target[] = [];
+/** A target met when `value` is at most `limit` (written `label`); a missing value is not met. */
+function addAtMost(
+  workload: string,
+  name: string,
+  value: number | null | undefined,
+  limit: number,
+  label = `${limit}`,
+) {
+  addTarget(workload, name, `≤ ${label}`, value ?? Number.NaN, (value ?? Infinity) <= limit);
+}
+
+/** A target met when `value` is at least `limit` (written `label`). */
+function addAtLeast(
+  workload: string,
+  name: string,
+  value: number | null | undefined,
+  limit: number,
+  label = `${limit}`,
+) {
+  addTarget(workload, name, `≥ ${label}`, value ?? Number.NaN, (value ?? 0) >= limit);
+}
+
 function addTarget(workload: string, name: string, target: string, value: number, pass: boolean): void {
   targets.push({
     workload,
@@ -717,20 +739,8 @@ try {
       }));
       results[workload.name] = { kind: 'startup', description: workload.description, servers };
       const sim = servers.simulator;
-      addTarget(
-        'startup',
-        'simulator startup to first answer (ms)',
-        '≤ 400',
-        sim.startupMs ?? Number.NaN,
-        (sim.startupMs ?? Infinity) <= 400,
-      );
-      addTarget(
-        'startup',
-        'simulator idle RSS (MB)',
-        '≤ 80',
-        sim.idleRssMB ?? Number.NaN,
-        (sim.idleRssMB ?? Infinity) <= 80,
-      );
+      addAtMost('startup', 'simulator startup to first answer (ms)', sim.startupMs, 400);
+      addAtMost('startup', 'simulator idle RSS (MB)', sim.idleRssMB, 80);
     } else if (workload.kind === 'http') {
       const runs: Record<ServerKind, HttpRun[]> = { simulator: [], sdk: [], express: [] };
       for (let r = 0; r < settings.rounds; r++) {
@@ -773,13 +783,7 @@ try {
         ratios,
       };
       if (workload.isSend) {
-        addTarget(
-          workload.name,
-          'req/s simulator ÷ sdk',
-          '≥ 2.0',
-          ratios.rpsSimOverSdk ?? Number.NaN,
-          (ratios.rpsSimOverSdk ?? 0) >= 2,
-        );
+        addAtLeast(workload.name, 'req/s simulator ÷ sdk', ratios.rpsSimOverSdk, 2, '2.0');
         addTarget(
           workload.name,
           'p99 simulator ÷ sdk',
@@ -787,13 +791,7 @@ try {
           ratios.p99SimOverSdk ?? Number.NaN,
           (ratios.p99SimOverSdk ?? Infinity) < 1,
         );
-        addTarget(
-          workload.name,
-          'req/s simulator ÷ express',
-          '≥ 0.85',
-          ratios.rpsSimOverExpress ?? Number.NaN,
-          (ratios.rpsSimOverExpress ?? 0) >= 0.85,
-        );
+        addAtLeast(workload.name, 'req/s simulator ÷ express', ratios.rpsSimOverExpress, 0.85);
       }
     } else if (workload.kind === 'stream-cost') {
       const runs: Record<CostKind, CostRun[]> = { simulator: [], sdk: [] };
@@ -822,13 +820,12 @@ try {
         windows: { early: 'events 2–200 of every stream', late: 'events 801–1000' },
         servers,
       };
-      const ratio = servers.simulator?.lateOverEarly ?? null;
-      addTarget(
+      addAtMost(
         workload.name,
         'simulator CPU per event, events 801–1000 ÷ events 2–200',
-        '≤ 1.10',
-        ratio ?? Number.NaN,
-        (ratio ?? Infinity) <= 1.1,
+        servers.simulator?.lateOverEarly,
+        1.1,
+        '1.10',
       );
     } else if (workload.kind === 'soak') {
       results[workload.name] = {
@@ -878,11 +875,14 @@ try {
       };
       const sim = servers.simulator!;
       if (workload.hasTargets) {
-        const atMost = (name: string, value: number | null | undefined, limit: number) =>
-          addTarget(workload.name, name, `≤ ${limit}`, value ?? Number.NaN, (value ?? Infinity) <= limit);
-        atMost('event lag p99 (ms)', sim.lagP99Ms, 10);
-        atMost('timing fidelity p99: status.timestamp − scheduled (ms)', sim.fidelityP99Ms, 5);
-        atMost('server RSS per stream (KB)', sim.rssPerStreamKB, 60);
+        addAtMost(workload.name, 'event lag p99 (ms)', sim.lagP99Ms, 10);
+        addAtMost(
+          workload.name,
+          'timing fidelity p99: status.timestamp − scheduled (ms)',
+          sim.fidelityP99Ms,
+          5,
+        );
+        addAtMost(workload.name, 'server RSS per stream (KB)', sim.rssPerStreamKB, 60);
       }
       if (workload.againstExpress) {
         const held = Math.min(...runs.simulator.map((r) => r.opened - r.failed));

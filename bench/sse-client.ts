@@ -27,7 +27,7 @@ import { setMaxListeners } from 'node:events';
 import { Agent } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { EventSourceMessage } from 'eventsource-parser';
-import { readStream } from './lib/sse-stream.js';
+import { readStream, StreamFailures } from './lib/sse-stream.js';
 import { summarize, type Summary } from './lib/stats.js';
 
 export interface SseJob {
@@ -82,10 +82,9 @@ const lags: number[] = [];
 const wireLags: number[] = [];
 const fidelities: number[] = [];
 const firstEvents: number[] = [];
-const errors: string[] = [];
+const failures = new StreamFailures();
 let gaps = 0;
 let opened = 0;
-let failed = 0;
 let steadyAt = Number.POSITIVE_INFINITY;
 let windowStart = Number.POSITIVE_INFINITY;
 let windowEnd = Number.POSITIVE_INFINITY;
@@ -139,10 +138,7 @@ function openStream(index: number): Promise<void> {
     agent,
     signal: abort.signal,
     onEvent: (event) => onEvent(state, sentAt, event),
-    onFail: (error) => {
-      failed++;
-      if (errors.length < 5) errors.push(String(error));
-    },
+    failures,
   });
 }
 
@@ -174,7 +170,7 @@ function finish(): void {
   const result: SseResult = {
     streams: job.streams,
     opened,
-    failed,
+    failed: failures.count,
     rampMs: steadyAt - started,
     windowMs: job.windowMs,
     ticksReceived: lags.length,
@@ -185,7 +181,7 @@ function finish(): void {
     fidelityMs: summarize(fidelities),
     firstEventMs: summarize(firstEvents),
     clientCpu: (cpu.user + cpu.system) / ((job.windowMs + job.graceMs) * 1000),
-    errors,
+    errors: failures.reasons,
   };
   abort.abort();
   process.stdout.write(`${JSON.stringify({ phase: 'done', result })}\n`, () => process.exit(0));

@@ -28,7 +28,7 @@ import { setMaxListeners } from 'node:events';
 import { Agent } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { EventSourceMessage } from 'eventsource-parser';
-import { readStream } from './lib/sse-stream.js';
+import { readStream, StreamFailures } from './lib/sse-stream.js';
 import { summarize, type Summary } from './lib/stats.js';
 
 export type StreamCostScenario = 'bench-append' | 'bench-status';
@@ -94,9 +94,8 @@ const windows = {
 /** Per window: how many streams have reached its first event. */
 const reached = { early: 0, late: 0 };
 const firstEvents: number[] = [];
-const errors: string[] = [];
+const failures = new StreamFailures();
 let opened = 0;
-let failed = 0;
 let completed = 0;
 let gaps = 0;
 
@@ -170,10 +169,7 @@ function openStream(index: number): Promise<void> {
     agent,
     signal: abort.signal,
     onEvent: (event) => onEvent(state, sentAt, event),
-    onFail: (error) => {
-      failed++;
-      if (errors.length < 5) errors.push(String(error));
-    },
+    failures,
   });
 }
 
@@ -191,14 +187,14 @@ function finish(): void {
   const result: StreamCostResult = {
     streams: job.streams,
     opened,
-    failed,
+    failed: failures.count,
     completed,
     gaps,
     firstEventMs: summarize(firstEvents),
     early: windowResult(windows.early),
     late: windowResult(windows.late),
     clientCpu: (cpu.user + cpu.system) / ((now() - started) * 1000),
-    errors,
+    errors: failures.reasons,
   };
   abort.abort();
   process.stdout.write(`${JSON.stringify({ phase: 'done', result })}\n`, () => process.exit(0));

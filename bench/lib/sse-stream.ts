@@ -14,15 +14,26 @@ export interface StreamRequest {
   agent: Agent;
   signal: AbortSignal;
   onEvent(event: EventSourceMessage): void;
-  /** Why the stream failed; not called for an abort. */
-  onFail(error: unknown): void;
+  /** Where a failure is counted; an abort is not one. */
+  failures: StreamFailures;
+}
+
+/** How many streams failed, and why the first few did. */
+export class StreamFailures {
+  count = 0;
+  readonly reasons: string[] = [];
+
+  record(error: unknown): void {
+    this.count++;
+    if (this.reasons.length < 5) this.reasons.push(String(error));
+  }
 }
 
 /** Resolves when the stream ends, fails or is aborted. */
-export function readStream({ url, body, agent, signal, onEvent, onFail }: StreamRequest): Promise<void> {
+export function readStream({ url, body, agent, signal, onEvent, failures }: StreamRequest): Promise<void> {
   return new Promise((resolve) => {
     const fail = (error: unknown) => {
-      if (!signal.aborted) onFail(error);
+      if (!signal.aborted) failures.record(error);
       resolve();
     };
     const request = httpRequest(
