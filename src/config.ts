@@ -109,6 +109,8 @@ export const DEFAULTS = Object.freeze({
     terminalTtlMs: 24 * 60 * 60 * 1000,
     maxEventsPerTask: 10_000,
     eventTtlMs: 24 * 60 * 60 * 1000,
+    // With the simulator's own ~75 MB, fits a 512 MB container with room for the heap to work.
+    maxBytes: 128 * 1024 * 1024,
   } satisfies RetentionOptions),
   agent: Object.freeze({
     name: 'A2A Simulator',

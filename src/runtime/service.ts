@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { A2AError, invalidParams, taskNotFound } from '../domain/errors.js';
 import { isPaused, isTerminal } from '../domain/lifecycle.js';
+import { messageBytes } from '../domain/size.js';
 import type {
   JsonObject,
   ListTasksPage,
@@ -525,6 +526,7 @@ export class SimService implements A2AService {
     const now = this.options.clock.now();
     const userMessage: Message = merge(message, { taskId, contextId: record.contextId });
     const fromSeq = record.log.latestSeq;
+    this.options.store.admit(messageBytes(userMessage));
     // The turn opens with the task as it is, the question included: a snapshot is a fresh copy.
     const snapshot = record.task;
     snapshot.history.push(userMessage);

@@ -3,10 +3,14 @@
  * workspace and agent): a task outside the caller's scope does not exist for that caller.
  *
  * Memory stays bounded through a day-long demo: terminal tasks expire after `terminalTtlMs`, and
- * past `maxTasks` the oldest terminal tasks go first, then the oldest of the rest.
+ * past `maxTasks` the oldest terminal tasks go first, then the oldest of the rest. Tasks are
+ * counted in bytes too (see domain/size.ts): past `maxBytes` the oldest ended tasks go, and when
+ * only running or waiting ones remain, new work is refused rather than the heap exhausted.
  */
 import { A2AError } from '../domain/errors.js';
 import { canApply, isTerminal, LiveTask } from '../domain/lifecycle.js';
+import { eventBytes } from '../domain/size.js';
+import { formatBytes } from '../lib/bytes.js';
 import type {
   ListTasksQuery,
   LoggedEvent,
@@ -24,6 +28,8 @@ export interface RetentionOptions {
   maxEventsPerTask: number;
   /** How long an event stays replayable. */
   eventTtlMs: number;
+  /** What all tasks together may hold, approximately (domain/size.ts); ended tasks make room first. */
+  maxBytes: number;
 }
 
 export class TaskRecord {
@@ -37,6 +43,8 @@ export class TaskRecord {
     readonly log: EventLog,
     /** Store-wide counter of status changes: breaks ties between equal status timestamps in listings. */
     public statusOrder: number,
+    /** What the task holds, approximately: the sum of its events' {@link eventBytes}. */
+    public bytes = 0,
   ) {
     this.live = new LiveTask(task);
   }
@@ -87,6 +95,7 @@ export class TaskStore {
   /** Terminal tasks in the order they ended, with the time they ended: the eviction queue. */
   private readonly ended = new Map<string, number>();
   private statusCounter = 0;
+  private heldBytes = 0;
   private readonly evictionListeners: ((record: TaskRecord) => void)[] = [];
   private readonly eventListeners: ((record: TaskRecord, event: LoggedEvent) => void)[] = [];
 
@@ -94,6 +103,11 @@ export class TaskStore {
 
   get size(): number {
     return this.records.size;
+  }
+
+  /** What all tasks hold, approximately (domain/size.ts). */
+  get bytes(): number {
+    return this.heldBytes;
   }
 
   /** Called for each task the retention policy (or a reset) removes. */
@@ -126,9 +140,10 @@ export class TaskStore {
     return record && record.scope === scope ? record : undefined;
   }
 
-  /** Stores a new task and logs its creation as event 1. */
+  /** Stores a new task and logs its creation as event 1; refuses it when the byte budget is spent. */
   create(task: Task, scope: string, scenarioId: string, atMs: number): TaskRecord {
     this.evict(atMs);
+    this.admit(eventBytes({ kind: 'task', task }));
     // The control plane hears of an event before the streams that carry it: what chaos does to a
     // stream shows after the event it is about.
     const onAppend = (event: LoggedEvent) => {
@@ -137,6 +152,7 @@ export class TaskStore {
     const log = new EventLog(this.retention.maxEventsPerTask, this.retention.eventTtlMs, onAppend);
     const record = new TaskRecord(scope, scenarioId, task, log, ++this.statusCounter);
     this.records.set(task.id, record);
+    this.hold(record, eventBytes({ kind: 'task', task }));
     record.log.append({ taskId: task.id, contextId: task.contextId, atMs, event: { kind: 'task', task } });
     return record;
   }
@@ -151,11 +167,31 @@ export class TaskStore {
       );
     }
     record.apply(event);
+    this.hold(record, eventBytes(event));
     if (event.kind === 'status') {
       record.statusOrder = ++this.statusCounter;
       if (isTerminal(event.status.state)) this.ended.set(record.id, atMs);
     }
     return record.log.append({ taskId: record.id, contextId: record.contextId, atMs, event });
+  }
+
+  /**
+   * Makes room for `bytes` more (a new message): ended tasks go, oldest first, until they fit.
+   * When the running and waiting tasks alone fill the budget, refuses: a task in progress is what
+   * a client was promised, and is never dropped to make room.
+   */
+  admit(bytes: number): void {
+    const { maxBytes } = this.retention;
+    for (const id of this.ended.keys()) {
+      if (this.heldBytes + bytes <= maxBytes) return;
+      this.remove(this.records.get(id)!);
+    }
+    if (this.heldBytes + bytes <= maxBytes) return;
+    throw new A2AError(
+      'ResourceExhaustedError',
+      `Failed to accept the message: the tasks in progress hold ${formatBytes(this.heldBytes)} of the store's ${formatBytes(maxBytes)} (--max-store-bytes) and this message needs ${formatBytes(bytes)} more. Cancel or finish tasks, reset with POST /_sim/reset, or raise --max-store-bytes.`,
+      { reason: 'STORE_FULL', metadata: { heldBytes: this.heldBytes, maxBytes, bytes } },
+    );
   }
 
   /** The tasks of one context in `scope`, oldest first. */
@@ -213,7 +249,13 @@ export class TaskStore {
     }
   }
 
+  private hold(record: TaskRecord, bytes: number): void {
+    record.bytes += bytes;
+    this.heldBytes += bytes;
+  }
+
   private remove(record: TaskRecord): void {
+    this.heldBytes -= record.bytes;
     this.records.delete(record.id);
     this.ended.delete(record.id);
     record.log.close();

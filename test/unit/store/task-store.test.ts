@@ -22,6 +22,7 @@ function store(retention: Partial<RetentionOptions> = {}): TaskStore {
     terminalTtlMs: 3_600_000,
     maxEventsPerTask: 1000,
     eventTtlMs: 3_600_000,
+    maxBytes: 1024 ** 3,
     ...retention,
   });
 }
@@ -355,5 +356,52 @@ describe('TaskStore: retention', () => {
     expect(evicted.sort()).toEqual(['a', 'b', 'c']);
     expect(s.size).toBe(0);
     expect(s.list(SCOPE, {}).totalSize).toBe(0);
+  });
+});
+
+describe('TaskStore: byte budget', () => {
+  /** A task whose opening message carries `chars` characters of text. */
+  function heavyTask(id: string, chars: number): Task {
+    return {
+      ...newTask(id),
+      history: [{ messageId: `m-${id}`, role: 'user', parts: [{ kind: 'text', text: 'x'.repeat(chars) }] }],
+    };
+  }
+
+  it('counts what each task holds, and forgets it when the task goes', () => {
+    const s = store();
+    const record = s.create(heavyTask('big', 100_000), SCOPE, 'weather', T0);
+    expect(record.bytes).toBeGreaterThan(100_000);
+    expect(record.bytes).toBeLessThan(101_000);
+    setState(s, record, 'working', T0);
+    expect(s.bytes).toBe(record.bytes);
+    expect(record.bytes).toBeGreaterThan(100_000);
+    s.clear();
+    expect(s.bytes).toBe(0);
+  });
+
+  it('makes room by evicting ended tasks, oldest first', () => {
+    const s = store({ maxBytes: 250_000 });
+    const first = s.create(heavyTask('first', 100_000), SCOPE, 'weather', T0);
+    setState(s, first, 'completed', T0);
+    const second = s.create(heavyTask('second', 100_000), SCOPE, 'weather', T0);
+    setState(s, second, 'completed', T0);
+    s.create(heavyTask('third', 100_000), SCOPE, 'weather', T0);
+    expect(s.has('first')).toBe(false);
+    expect(s.has('second')).toBe(true);
+    expect(s.bytes).toBeLessThanOrEqual(250_000);
+  });
+
+  it('refuses new work, never a task in progress, when only running tasks fill the budget', () => {
+    const s = store({ maxBytes: 250_000 });
+    s.create(heavyTask('a', 100_000), SCOPE, 'weather', T0);
+    s.create(heavyTask('b', 100_000), SCOPE, 'weather', T0);
+    const error = expectA2AError(
+      () => s.create(heavyTask('c', 100_000), SCOPE, 'weather', T0),
+      'ResourceExhaustedError',
+    );
+    expect(error.details.reason).toBe('STORE_FULL');
+    expect(error.message).toMatch(/--max-store-bytes/);
+    expect([s.has('a'), s.has('b'), s.has('c')]).toEqual([true, true, false]);
   });
 });
