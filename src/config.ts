@@ -3,7 +3,7 @@
  * (`A2A_SIM_*`) and `createSimulator()` callers all end up here.
  */
 import { createRequire } from 'node:module';
-import type { AgentCardOptions } from './bindings/agent-card.js';
+import type { AgentCardOptions, CardFormat } from './bindings/agent-card.js';
 import type { Clock } from './lib/clock.js';
 import type { LogLevel, Logger } from './lib/log.js';
 import type { RetentionOptions } from './store/task-store.js';
@@ -44,6 +44,13 @@ export interface SimulatorOptions {
   clock?: Clock;
   /** Base URL advertised in the agent card, e.g. when behind a proxy. Default: from the request's Host. */
   publicUrl?: string;
+  /**
+   * The agent card a request that names no `A2A-Version` gets: `hybrid` (the v1.0 card plus the
+   * v0.3 fields, readable by clients of both versions), `v1.0` (the pure v1.0 card, as the
+   * conformance suite validates it) or `v0.3`. A request that names a version gets that version's
+   * card whatever this says. Default `hybrid`.
+   */
+  cardFormat?: CardFormat;
   /** Apply the A2A-Version negotiation rules strictly (no header means 0.3). Default false. */
   strictVersion?: boolean;
   /** End streams when a task pauses in auth-required (input-required always ends them). Default true. */
@@ -54,7 +61,7 @@ export interface SimulatorOptions {
   maxBodyBytes?: number;
   retention?: Partial<RetentionOptions>;
   /** How the default agent presents itself on its card (defined agents take theirs from their file). */
-  agent?: Partial<Omit<AgentCardOptions, 'publicUrl' | 'path' | 'security'>>;
+  agent?: Partial<Omit<AgentCardOptions, 'publicUrl' | 'path' | 'security' | 'format'>>;
   /**
    * API key → the workspace ids it may use (`"*"`: any). With keys configured, the gateway requires
    * one (and a workspace it may use), and agents that declare `security` accept only these; without,
@@ -93,6 +100,7 @@ export const DEFAULTS = Object.freeze({
   speed: 1,
   builtinScenarios: true,
   strictVersion: false,
+  cardFormat: 'hybrid' as CardFormat,
   closeStreamOnAuthRequired: true,
   gatewayPrefix: '',
   journalSize: 1000,

@@ -130,6 +130,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     ...DEFAULTS.agent,
     ...options.agent,
     ...(options.publicUrl && { publicUrl: options.publicUrl }),
+    format: options.cardFormat ?? DEFAULTS.cardFormat,
   };
   const keepAlive = new KeepAliveHub(clock, options.keepAliveMs ?? DEFAULTS.keepAliveMs);
   const seed = options.seed ?? DEFAULTS.seed;
@@ -175,7 +176,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   const context = bindingContext(
     service,
     seed,
-    new AgentCards(cardOptions, scenarioSkills(service)),
+    new AgentCards(cardOptions, scenarioSkills(service), clock),
     tenantCalls,
   );
   // A seed of its own: what the root or another agent was asked never shifts this agent's ids.
@@ -199,6 +200,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
           ...(security && { security }),
         },
         skills ? () => skills : scenarioSkills(agentService),
+        clock,
       );
       const access = security && {
         agentId: id,

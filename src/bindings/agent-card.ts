@@ -1,16 +1,30 @@
 /**
- * The agent card (§6), built from the loaded scenarios' skills. URLs are absolute: from
+ * The agent card (§8), built from the loaded scenarios' skills. URLs are absolute: from
  * `--public-url` when given, else from the request's Host, so the card is right behind any port.
  *
- * One document cannot serve both versions (their `securitySchemes` shapes differ), so the card
- * follows `A2A-Version` like the reference SDK server: `1.0` gets the v1.0 card; no header (or
- * `0.3`) gets the v0.3 card with the v1.0 `supportedInterfaces` embedded. `Vary: A2A-Version`.
- * Declared security follows the same split: `securityRequirements` in v1.0, `security` in v0.3.
+ * The card follows `A2A-Version`: `1.0` gets the pure v1.0 card, `0.3` the v0.3 card (with the
+ * v1.0 `supportedInterfaces` embedded). A request that names no version gets the card of
+ * `--card-format`: by default the hybrid card, as the official Python SDK serves it: the v1.0
+ * card plus the v0.3 fields, so that v0.3 clients (which fetch without a header and need `url`
+ * and `preferredTransport`) and v1.0 clients (which read `supportedInterfaces`) both find their
+ * way. `v1.0` serves the pure v1.0 card (§14.3: the well-known URI returns a v1.0 AgentCard),
+ * `v0.3` the v0.3 card. `Vary: A2A-Version`.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AgentSecurity } from '../agents/schema.js';
+import type { Clock } from '../lib/clock.js';
 import type { SkillInfo } from '../scenario/model.js';
+
+/** Which card a request that names no `A2A-Version` gets. */
+export const CARD_FORMATS = Object.freeze(['hybrid', 'v1.0', 'v0.3'] as const);
+export type CardFormat = (typeof CARD_FORMATS)[number];
+
+/**
+ * How long a client may use a fetched card before revalidating it (§8.6.1). Short: the skills on
+ * the card follow the scenario files, which `--watch` and `POST /_sim/scenarios/reload` change.
+ */
+export const CARD_MAX_AGE_SECONDS = 60;
 
 export interface AgentCardOptions {
   name: string;
@@ -29,15 +43,25 @@ export interface AgentCardOptions {
   pushNotifications: boolean;
   inputModes: readonly string[];
   outputModes: readonly string[];
+  /** The card a request that names no `A2A-Version` gets. */
+  format: CardFormat;
 }
 
 type Card = Record<string, unknown>;
 
 export class AgentCards {
+  /** The skills the card listed when last served, and since when (whole seconds, as HTTP dates go). */
+  private skillsListed: string;
+  private modifiedAtMs: number;
+
   constructor(
     private readonly options: AgentCardOptions,
     private readonly skills: () => readonly SkillInfo[],
-  ) {}
+    private readonly clock: Clock,
+  ) {
+    this.skillsListed = JSON.stringify(skills());
+    this.modifiedAtMs = wholeSeconds(clock.now());
+  }
 
   get extendedCardEnabled(): boolean {
     return this.options.extendedCard;
@@ -110,13 +134,47 @@ export class AgentCards {
     };
   }
 
-  /** Serves the public card with ETag revalidation. */
+  /**
+   * The v1.0 card with the v0.3 fields added where v1.0 has none (`url`, `preferredTransport`,
+   * `protocolVersion`, ...). Where both versions have a field, each security scheme carries both
+   * shapes (`apiKeySecurityScheme` beside `type: apiKey`): each client reads its own and ignores
+   * the other's.
+   */
+  hybrid(base: string): Card {
+    const v1 = this.v1(base);
+    const v03 = this.v03(base);
+    const card: Card = { ...v03, ...v1 };
+    card['capabilities'] = { ...(v03['capabilities'] as Card), ...(v1['capabilities'] as Card) };
+    if (v1['securitySchemes']) {
+      const [v1Schemes, v03Schemes] = [v1['securitySchemes'] as Card, v03['securitySchemes'] as Card];
+      card['securitySchemes'] = Object.fromEntries(
+        Object.keys(v1Schemes).map((name) => [
+          name,
+          { ...(v03Schemes[name] as Card), ...(v1Schemes[name] as Card) },
+        ]),
+      );
+    }
+    return card;
+  }
+
+  /**
+   * Serves the public card with the caching headers of §8.6.1 (`Cache-Control: max-age`, `ETag`,
+   * `Last-Modified`) and answers a conditional request whose copy is current with 304.
+   */
   serve(req: IncomingMessage, res: ServerResponse, version: string | undefined): void {
     const base = this.baseUrl(req);
-    const body = JSON.stringify(version === '1.0' ? this.v1(base) : this.v03(base));
+    const format: CardFormat = version === '1.0' ? 'v1.0' : version === '0.3' ? 'v0.3' : this.options.format;
+    const card = format === 'v1.0' ? this.v1(base) : format === 'v0.3' ? this.v03(base) : this.hybrid(base);
+    const body = JSON.stringify(card);
     const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
-    const headers = { ETag: etag, 'Cache-Control': 'no-cache', Vary: 'A2A-Version' };
-    if (req.headers['if-none-match'] === etag) {
+    const modifiedAtMs = this.lastModified();
+    const headers = {
+      ETag: etag,
+      'Last-Modified': new Date(modifiedAtMs).toUTCString(),
+      'Cache-Control': `public, max-age=${CARD_MAX_AGE_SECONDS}`,
+      Vary: 'A2A-Version',
+    };
+    if (isCurrent(req, etag, modifiedAtMs)) {
       res.writeHead(304, headers);
       res.end();
       return;
@@ -129,11 +187,41 @@ export class AgentCards {
     res.end(body);
   }
 
+  /** When the card's content last changed: at start, or when a reload changed the skills it lists. */
+  private lastModified(): number {
+    const listed = JSON.stringify(this.skills());
+    if (listed !== this.skillsListed) {
+      this.skillsListed = listed;
+      this.modifiedAtMs = wholeSeconds(this.clock.now());
+    }
+    return this.modifiedAtMs;
+  }
+
   private wireSkills(extended: boolean): Card[] {
     return this.skills()
       .filter((s) => extended || !s.extended)
       .map(({ extended: _extended, ...skill }) => ({ ...skill }));
   }
+}
+
+/**
+ * RFC 9110 §13.1: `If-None-Match` decides when present (a list of tags, `*`, weak tags compared
+ * weakly); otherwise `If-Modified-Since`, which a date unparsable or in another format ignores.
+ */
+function isCurrent(req: IncomingMessage, etag: string, modifiedAtMs: number): boolean {
+  const tags = req.headers['if-none-match'];
+  if (tags !== undefined) {
+    return tags
+      .split(',')
+      .map((tag) => tag.trim().replace(/^W\//, ''))
+      .some((tag) => tag === '*' || tag === etag);
+  }
+  const since = Date.parse(req.headers['if-modified-since'] ?? '');
+  return Number.isFinite(since) && modifiedAtMs <= since;
+}
+
+function wholeSeconds(ms: number): number {
+  return Math.floor(ms / 1000) * 1000;
 }
 
 /** JSON-RPC first: it is the default binding of most clients. Both live at the same base URL. */

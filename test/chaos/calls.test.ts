@@ -234,7 +234,7 @@ describe('bad chaos settings are InvalidParams, naming the problem', () => {
       body: JSON.stringify(v1Send(REPORT_TEXT, 'bad-1')),
     });
     expect(response.status).toBe(400);
-    expect(response.headers.get('content-type')).toMatch(/^application\/a2a\+json/);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json;/);
     expect(t.sim.store.size).toBe(before);
   });
 

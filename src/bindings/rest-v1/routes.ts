@@ -37,8 +37,7 @@ import {
   type RestRoute,
 } from './codec.js';
 import { toRestStatus } from './errors.js';
-
-const A2A_JSON = 'application/a2a+json';
+import { responseMediaType } from './media-type.js';
 
 const STREAM_ENCODING: StreamEncoding = {
   frame: toWireStreamResponse,
@@ -53,7 +52,7 @@ export function restV1(context: BindingContext) {
     try {
       route = matchRestPath(url.pathname);
     } catch (error) {
-      sendError(res, asA2AError(error, context.report));
+      sendError(req, res, asA2AError(error, context.report));
       return;
     }
     if (!route) {
@@ -67,7 +66,7 @@ export function restV1(context: BindingContext) {
       }
       const a2aError = asA2AError(error, context.report);
       if (res.headersSent) res.end();
-      else sendError(res, a2aError);
+      else sendError(req, res, a2aError);
     });
   };
 }
@@ -80,9 +79,10 @@ async function handle(
   url: URL,
 ): Promise<void> {
   if (context.access) authenticate(req, res, context.access);
+  const mediaType = responseMediaType(req);
   if (!route.allow.includes(req.method)) {
     const error = methodNotAllowed(req.method, url.pathname, route.allow);
-    sendJson(res, 405, toRestStatus(error).body, A2A_JSON, { Allow: route.allow.join(', ') });
+    sendJson(res, 405, toRestStatus(error).body, mediaType, { Allow: route.allow.join(', ') });
     return;
   }
   const version = declaredVersion(req, url.searchParams);
@@ -109,7 +109,7 @@ async function handle(
         result.kind === 'task'
           ? { task: toWireTask(result.task) }
           : { message: toWireMessage(result.message) };
-      sendJson(res, 200, body, A2A_JSON);
+      sendJson(res, 200, body, mediaType);
       return;
     }
     case 'stream': {
@@ -122,17 +122,17 @@ async function handle(
         res,
         200,
         toWireTask(await service.getTask(op.id, fromRestHistoryLength(url.searchParams), ctx)),
-        A2A_JSON,
+        mediaType,
       );
       return;
     case 'list': {
       const page = await service.listTasks(fromRestListQuery(url.searchParams), ctx);
-      sendJson(res, 200, { ...page, tasks: page.tasks.map(toWireTask) }, A2A_JSON);
+      sendJson(res, 200, { ...page, tasks: page.tasks.map(toWireTask) }, mediaType);
       return;
     }
     case 'cancel':
       await optionalJsonBody(context, req);
-      sendJson(res, 200, toWireTask(await service.cancelTask(op.id, ctx)), A2A_JSON);
+      sendJson(res, 200, toWireTask(await service.cancelTask(op.id, ctx)), mediaType);
       return;
     case 'subscribe': {
       if (req.method === 'POST') await optionalJsonBody(context, req);
@@ -147,7 +147,7 @@ async function handle(
       if (req.method === 'POST') {
         const { config } = fromWirePushConfig(await jsonBody(context, req), taskId);
         const created = await service.createPushConfig(taskId, config, ctx);
-        sendJson(res, 201, toWirePushConfig(created, tenant), A2A_JSON);
+        sendJson(res, 201, toWirePushConfig(created, tenant), mediaType);
       } else if (req.method === 'DELETE') {
         await service.deletePushConfig(taskId, configId!, ctx);
         res.writeHead(204).end();
@@ -156,7 +156,7 @@ async function handle(
           res,
           200,
           toWirePushConfig(await service.getPushConfig(taskId, configId, ctx), tenant),
-          A2A_JSON,
+          mediaType,
         );
       } else {
         const { page } = fromRestPushConfigsQuery(url.searchParams, taskId);
@@ -164,7 +164,7 @@ async function handle(
           res,
           200,
           toWirePushConfigPage(await service.listPushConfigs(taskId, page, ctx), tenant),
-          A2A_JSON,
+          mediaType,
         );
       }
       return;
@@ -173,7 +173,7 @@ async function handle(
       if (!context.cards.extendedCardEnabled) {
         throw new A2AError('UnsupportedOperationError', 'This agent does not offer an extended agent card.');
       }
-      sendJson(res, 200, context.cards.v1(context.cards.baseUrl(req), true), A2A_JSON);
+      sendJson(res, 200, context.cards.v1(context.cards.baseUrl(req), true), mediaType);
       return;
   }
 }
@@ -206,7 +206,7 @@ async function optionalJsonBody(context: BindingContext, req: Request): Promise<
   return parsed.value;
 }
 
-function sendError(res: Response, error: A2AError): void {
+function sendError(req: Request, res: Response, error: A2AError): void {
   const { httpStatus, body } = toRestStatus(error);
-  sendJson(res, httpStatus, body, A2A_JSON, errorHeaders(error));
+  sendJson(res, httpStatus, body, responseMediaType(req), errorHeaders(error));
 }
