@@ -10,6 +10,7 @@
  * await sim.close();
  */
 import { watch } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
@@ -96,6 +97,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     ...(options.scenarioDirs ?? []),
     ...((options.builtinScenarios ?? DEFAULTS.builtinScenarios) ? [BUILTIN_SCENARIO_DIR] : []),
   ];
+  await checkScenarioDirs(options.scenarioDirs ?? []);
   const loaded = await loadScenarioDirs(dirs);
   for (const issue of loaded.issues) logger.warn(`scenario skipped: ${formatIssue(issue)}`);
   const definitions = await loadAgentDirs(
@@ -351,6 +353,17 @@ function taskEventBody(record: TaskRecord, event: LoggedEvent): SimEventBody {
     event,
     ...placeOf(record.scope),
   };
+}
+
+/** A directory the caller named must be there: a typo must not silently serve something else. */
+async function checkScenarioDirs(dirs: readonly string[]): Promise<void> {
+  for (const dir of dirs) {
+    const found = await stat(dir).catch(() => undefined);
+    if (!found) throw new Error(`Failed to start: the scenario directory "${dir}" does not exist.`);
+    if (!found.isDirectory()) {
+      throw new Error(`Failed to start: "${dir}" is not a directory; -s takes a directory of scenario files.`);
+    }
+  }
 }
 
 /** `newmoi/` → `/newmoi`; `/` and `""` → `""`. */

@@ -247,7 +247,7 @@ describe('a2a-sim serve (the Dockerfile start command)', () => {
   });
 
   it.each([
-    [['--push-attempts', '0'], '--push-attempts must be a whole number of 1 or more, got 0'],
+    [['--push-attempts', '0'], '--push-attempts must be a whole number of 1 or more, got "0"'],
     [['--push-timeout', 'soon'], '--push-timeout must be a duration like "10m" or "24h", got "soon"'],
   ])('refuses %j before starting', async (args, message) => {
     const result = await run(['serve', ...args]);
@@ -255,9 +255,34 @@ describe('a2a-sim serve (the Dockerfile start command)', () => {
     expect(result.stderr).toContain(message);
   });
 
+  it.each([
+    [['-s', 'no/such/dir'], 'Failed to start: the scenario directory "no/such/dir" does not exist.'],
+    [['-s', 'package.json'], '"package.json" is not a directory'],
+    [['--no-builtins'], '--no-builtins leaves nothing to serve'],
+    [['--speed', 'abc'], '--speed must be a number of 0 or more, got "abc"'],
+    [['--seed'], 'Not enough arguments following: seed'],
+    [['--card-format', 'v2'], 'Argument: card-format, Given: "v2"'],
+    [
+      ['--max-body-bytes', 'lots'],
+      '--max-body-bytes must be a size like "512KiB", "4MiB" or a number of bytes, got "lots"',
+    ],
+    [['--max-store-bytes', '0'], '--max-store-bytes must be a size'],
+  ])('refuses %j with a message and a non-zero exit, serving nothing', async (args, message) => {
+    const result = await run(['serve', '--port', '0', ...args]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+    expect(result.stdout).not.toContain('listening');
+  });
+
+  it('names the value it refuses when it comes from the environment', async () => {
+    const result = await run(['serve', '--port', '0'], { A2A_SIM_SPEED: 'fast' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--speed must be a number of 0 or more, got "fast"');
+  });
+
   it('refuses an invalid port before starting', async () => {
     const result = await run(['serve', '--port', '70000']);
     expect(result.code).not.toBe(0);
-    expect(result.stderr).toContain('--port must be 0-65535, got 70000');
+    expect(result.stderr).toContain('--port must be a whole number from 0 to 65535, got "70000"');
   });
 });

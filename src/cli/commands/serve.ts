@@ -18,6 +18,8 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       seed: argv.seed,
       speed: argv.speed,
       strictVersion: argv.strictVersion,
+      cardFormat: argv.cardFormat,
+      maxBodyBytes: argv.maxBodyBytes,
       keepAliveMs: argv.keepAlive,
       logLevel: argv.logLevel,
       ...(argv.publicUrl !== undefined && { publicUrl: argv.publicUrl }),
@@ -27,7 +29,11 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       journalSize: argv.journalSize,
       ...(argv.adminToken !== undefined && { adminToken: argv.adminToken }),
       ...(argv.chaos !== undefined && { chaos: argv.chaos }),
-      retention: { eventTtlMs: argv.eventTtl, maxEventsPerTask: argv.maxEvents },
+      retention: {
+        eventTtlMs: argv.eventTtl,
+        maxEventsPerTask: argv.maxEvents,
+        maxBytes: argv.maxStoreBytes,
+      },
       push: {
         enabled: argv.push,
         blockPrivate: argv.pushBlockPrivate,
