@@ -234,8 +234,8 @@ describe('the media type of REST answers: the one the client used', () => {
   );
 
   it.each([
-    [undefined, /^application\/a2a\+json;/],
-    ['*/*', /^application\/a2a\+json;/],
+    [undefined, /^application\/json;/],
+    ['*/*', /^application\/json;/],
     ['application/json', /^application\/json;/],
     ['text/html, application/a2a+json;q=0.9', /^application\/a2a\+json;/],
   ])('answers a GET with Accept %s accordingly', (accept, expected) =>

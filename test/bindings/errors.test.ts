@@ -49,12 +49,12 @@ function expectRpcError(res: request.Response, code: number, reason: string, id:
 
 function expectRestError(res: request.Response, httpStatus: number, status: string, reason: string) {
   expect(res.status).toBe(httpStatus);
-  // Answered in the JSON media type the request was sent in; application/a2a+json when it named none.
+  // Answered in the JSON media type the request was sent in; application/json when it named none.
   const sent = String(
     (res as unknown as { req: { getHeader(name: string): unknown } }).req.getHeader('content-type') ?? '',
   );
   expect(res.headers['content-type']).toMatch(
-    sent.startsWith('application/json') ? /^application\/json;/ : /^application\/a2a\+json;/,
+    sent.startsWith('application/a2a+json') ? /^application\/a2a\+json;/ : /^application\/json;/,
   );
   expect(res.body.error).toMatchObject({ code: httpStatus, status });
   expect(typeof res.body.error.message).toBe('string');
