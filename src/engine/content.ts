@@ -124,12 +124,14 @@ function evaluate(expression: Expression, scope: RenderScope): unknown {
       );
     case 'helper':
       return helper(expression.name, expression.args, scope);
+    case 'capture':
+      return expression.pattern.exec(scope.inputText)?.[expression.group]?.trim() ?? expression.fallback;
     case 'faker':
       return callFaker(expression.path, expression.options, scope.random.uint32(), scope.nowMs);
   }
 }
 
-function helper(name: Helper, args: readonly Argument[], scope: RenderScope): JsonValue {
+function helper(name: Exclude<Helper, 'capture'>, args: readonly Argument[], scope: RenderScope): JsonValue {
   switch (name) {
     case 'int':
       return scope.random.int(Number(args[0]), Number(args[1]));
@@ -141,10 +143,6 @@ function helper(name: Helper, args: readonly Argument[], scope: RenderScope): Js
       );
     case 'pick':
       return scope.random.pick(args);
-    case 'capture': {
-      const match = new RegExp(String(args[0]), 'i').exec(scope.inputText);
-      return match?.[Number(args[1])]?.trim() ?? (args[2] === undefined ? '' : String(args[2]));
-    }
   }
 }
 

@@ -21,6 +21,7 @@ import {
   type Text,
 } from './model.js';
 import type { RawCondition, RawDelay, RawMessageContent, RawPart, RawScenario, RawStep } from './schema.js';
+import { Pattern, PatternSyntaxError } from './pattern.js';
 import { hasTemplate, parseTemplate, TemplateSyntaxError } from './template.js';
 
 export interface CompileIssue {
@@ -199,35 +200,38 @@ class Compiler {
 
   private condition(raw: RawCondition, path: IssuePath): Condition {
     const condition: Condition = {};
-    if (raw.text !== undefined) condition.text = this.textMatcher(raw.text, [...path, 'text']);
+    const text = raw.text === undefined ? undefined : this.textMatcher(raw.text, [...path, 'text']);
+    if (text) condition.text = text;
     if (raw.keywords) {
       const words = raw.keywords.map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
       condition.keywords = new RegExp(`(?<![\\p{L}\\p{N}])(?:${words.join('|')})(?![\\p{L}\\p{N}])`, 'iu');
       condition.keywordList = raw.keywords;
     }
     if (raw.messageId?.prefix !== undefined) condition.messageIdPrefix = raw.messageId.prefix;
-    if (raw.messageId?.regex !== undefined) {
-      condition.messageIdRegex = this.regex(raw.messageId.regex, '', [...path, 'messageId', 'regex']);
-    }
+    const idRegex = raw.messageId?.regex;
+    const messageIdRegex =
+      idRegex === undefined ? undefined : this.regex(idRegex, '', [...path, 'messageId', 'regex']);
+    if (messageIdRegex) condition.messageIdRegex = messageIdRegex;
     if (raw.metadata) condition.metadata = Object.entries(raw.metadata) as [string, JsonValue][];
     if (raw.skill !== undefined) condition.skill = raw.skill;
     return condition;
   }
 
   /** `/pattern/flags` is a regular expression; anything else a case-insensitive substring. */
-  private textMatcher(text: string, path: IssuePath): RegExp {
+  private textMatcher(text: string, path: IssuePath): Condition['text'] {
     const literal = /^\/(.+)\/([a-z]*)$/s.exec(text);
     if (literal) return this.regex(literal[1]!, literal[2]!, path);
+    // An escaped literal cannot backtrack: the native engine is safe and fastest here.
     return new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
   }
 
-  private regex(source: string, flags: string, path: IssuePath): RegExp {
+  private regex(source: string, flags: string, path: IssuePath): Pattern | undefined {
     try {
-      // "g" and "y" make test() remember where it stopped: matching must not depend on the last message.
-      return new RegExp(source, flags.replace(/[gy]/g, ''));
+      return Pattern.compile(source, flags);
     } catch (error) {
-      this.issues.push({ path, message: `invalid regular expression: ${(error as Error).message}` });
-      return /$^/;
+      if (!(error instanceof PatternSyntaxError)) throw error;
+      this.issues.push({ path, message: `invalid regular expression: ${error.message}` });
+      return undefined;
     }
   }
 

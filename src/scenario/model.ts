@@ -4,6 +4,7 @@
  */
 import type { ChaosLevel } from '../chaos/profile.js';
 import type { JsonObject, JsonValue, TaskState } from '../domain/types.js';
+import type { Pattern } from './pattern.js';
 import type { Template } from './template.js';
 
 export type DelaySpec =
@@ -33,12 +34,14 @@ export type PartTemplate =
   | (PartTemplateCommon & { kind: 'url'; url: Text });
 
 export interface Condition {
-  text?: RegExp;
+  /** A case-insensitive substring (native: a literal cannot backtrack), or a scenario's own pattern. */
+  text?: RegExp | Pattern;
+  /** Built by the loader from plain words: linear on the native engine. */
   keywords?: RegExp;
   /** The words `keywords` was built from, for people reading the rule. */
   keywordList?: readonly string[];
   messageIdPrefix?: string;
-  messageIdRegex?: RegExp;
+  messageIdRegex?: Pattern;
   metadata?: [string, JsonValue][];
   skill?: string;
 }

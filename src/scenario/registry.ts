@@ -7,6 +7,7 @@
  */
 import type { JsonObject, JsonValue } from '../domain/types.js';
 import type { Condition, Scenario } from './model.js';
+import { boundedText } from './pattern.js';
 
 /** What matching looks at in a message. `metadata` is the request's, overlaid by the message's. */
 export interface MatchInput {
@@ -52,10 +53,11 @@ export class ScenarioRegistry {
   }
 }
 
-/** Every condition given in the rule must hold. */
+/** Every condition given in the rule must hold. Text conditions read the first 64 Ki characters. */
 export function conditionHolds(condition: Condition, input: MatchInput): boolean {
-  if (condition.text && !condition.text.test(input.text)) return false;
-  if (condition.keywords && !condition.keywords.test(input.text)) return false;
+  const text = boundedText(input.text);
+  if (condition.text && !condition.text.test(text)) return false;
+  if (condition.keywords && !condition.keywords.test(text)) return false;
   if (condition.messageIdPrefix !== undefined && !input.messageId.startsWith(condition.messageIdPrefix))
     return false;
   if (condition.messageIdRegex && !condition.messageIdRegex.test(input.messageId)) return false;

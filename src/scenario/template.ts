@@ -7,6 +7,7 @@
  *   {{faker.location.city}}  {{faker.number.int min=1 max=9}}
  * Rendering lives in the engine (`engine/content.ts`); this module only knows the grammar.
  */
+import { Pattern, PatternSyntaxError } from './pattern.js';
 
 export const VARIABLES = Object.freeze([
   'input.text',
@@ -24,7 +25,7 @@ export const HELPERS = Object.freeze({
   int: { min: 2, max: 2, usage: 'int MIN MAX' },
   float: { min: 2, max: 3, usage: 'float MIN MAX [DECIMALS]' },
   pick: { min: 1, max: Infinity, usage: 'pick "a" "b" ...' },
-  /** A group of a case-insensitive regular expression matched against the user's text. */
+  /** A group of a case-insensitive regular expression (RE2 syntax) matched against the user's text. */
   capture: { min: 2, max: 3, usage: 'capture "REGEX" GROUP ["default"]' },
 } as const);
 export type Helper = keyof typeof HELPERS;
@@ -35,7 +36,9 @@ export type Expression =
   | { kind: 'variable'; name: Variable }
   /** `vars.flight.number`: a value of the scenario's `vars`, rendered once per turn. */
   | { kind: 'var'; path: string[] }
-  | { kind: 'helper'; name: Helper; args: Argument[] }
+  | { kind: 'helper'; name: Exclude<Helper, 'capture'>; args: Argument[] }
+  /** The pattern is compiled once, here, not at each render. */
+  | { kind: 'capture'; pattern: Pattern; group: number; fallback: string }
   | { kind: 'faker'; path: string[]; options: Record<string, Argument> | undefined };
 
 export type Segment = string | Expression;
@@ -125,22 +128,32 @@ function parseExpression(text: string): Expression {
     const args = tokens.map((t) => t.value);
     if (args.length < helper.min || args.length > helper.max)
       throw new TemplateSyntaxError(`usage: {{${helper.usage}}}`);
-    if (name === 'capture') {
-      if (typeof args[0] !== 'string' || typeof args[1] !== 'number')
-        throw new TemplateSyntaxError(`usage: {{${helper.usage}}}`);
-      try {
-        new RegExp(args[0], 'i');
-      } catch (error) {
-        throw new TemplateSyntaxError(`invalid regular expression in capture: ${(error as Error).message}`);
-      }
-    } else if (name !== 'pick' && args.some((a) => typeof a !== 'number')) {
+    if (name === 'capture') return parseCapture(args, helper.usage);
+    if (name !== 'pick' && args.some((a) => typeof a !== 'number')) {
       throw new TemplateSyntaxError(`"${name}" takes numbers: {{${helper.usage}}}`);
     }
-    return { kind: 'helper', name: name as Helper, args };
+    return { kind: 'helper', name: name as Exclude<Helper, 'capture'>, args };
   }
 
   const known = [...VARIABLES, ...Object.keys(HELPERS), 'vars.<name>', 'faker.<module>.<method>'].join(', ');
   throw new TemplateSyntaxError(`unknown template name "${name}"; use one of ${known}`);
+}
+
+function parseCapture(args: Argument[], usage: string): Expression {
+  const [source, group, fallback] = args;
+  if (typeof source !== 'string' || typeof group !== 'number' || !Number.isInteger(group) || group < 0)
+    throw new TemplateSyntaxError(`usage: {{${usage}}}`);
+  try {
+    return {
+      kind: 'capture',
+      pattern: Pattern.compile(source, 'i'),
+      group,
+      fallback: fallback === undefined ? '' : String(fallback),
+    };
+  } catch (error) {
+    if (!(error instanceof PatternSyntaxError)) throw error;
+    throw new TemplateSyntaxError(`invalid regular expression in capture: ${error.message}`);
+  }
 }
 
 interface Token {

@@ -88,10 +88,11 @@ describe('parseTemplate', () => {
   // A capture regex is documented as a regular expression; a double-quoted one must keep its escapes,
   // or `\d` silently turns into the letter "d".
   it('keeps regular-expression escapes in a double-quoted capture pattern', () => {
-    expect(expressionOf('{{capture "(\\d+) nights" 1}}')).toEqual({
-      kind: 'helper',
-      name: 'capture',
-      args: ['(\\d+) nights', 1],
+    expect(expressionOf('{{capture "(\\d+) nights" 1}}')).toMatchObject({
+      kind: 'capture',
+      pattern: { source: '(\\d+) nights', flags: 'i' },
+      group: 1,
+      fallback: '',
     });
   });
 
