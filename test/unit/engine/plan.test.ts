@@ -3,7 +3,6 @@
  * No clock, no store: every test here calls planTurn / planReply / sampleDelay directly.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Message, Part } from '../../../src/domain/types.js';
 import {
   planReply,
   planTurn,
@@ -16,17 +15,23 @@ import {
 } from '../../../src/engine/plan.js';
 import { loadFaker } from '../../../src/lib/fake-data.js';
 import { Random, taskStreams } from '../../../src/lib/random.js';
-import {
-  BUILTIN_SCENARIO_DIR,
-  formatIssue,
-  loadScenarioDirs,
-  parseScenario,
-} from '../../../src/scenario/load.js';
+import { BUILTIN_SCENARIO_DIR, formatIssue, loadScenarioDirs } from '../../../src/scenario/load.js';
 import type { DelaySpec, Scenario } from '../../../src/scenario/model.js';
-
-const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
-const TASK_ID = 'task-1';
-const CONTEXT_ID = 'ctx-1';
+import {
+  artifacts,
+  CONTEXT_ID,
+  expectNonDecreasing,
+  followUp,
+  inline,
+  kinds,
+  NOW,
+  states,
+  statusText,
+  TASK_ID,
+  textOfParts,
+  turn,
+  userMessage,
+} from './helpers.js';
 
 const builtins = new Map<string, Scenario>();
 
@@ -42,69 +47,6 @@ function builtin(id: string): Scenario {
   const scenario = builtins.get(id);
   if (!scenario) throw new Error(`built-in scenario "${id}" is not loaded`);
   return scenario;
-}
-
-/** Compiles a scenario from YAML text, failing the test with the loader's issues if it is invalid. */
-async function inline(yaml: string, id = 'inline'): Promise<Scenario> {
-  const { scenario, issues } = await parseScenario(id, `${id}.yaml`, yaml);
-  if (!scenario) throw new Error(`inline scenario is invalid:\n${issues.map(formatIssue).join('\n')}`);
-  return scenario;
-}
-
-function userMessage(text: string, messageId = 'msg-1'): Message {
-  return { messageId, role: 'user', parts: [{ kind: 'text', text }], taskId: TASK_ID, contextId: CONTEXT_ID };
-}
-
-function turn(scenario: Scenario, text: string, seed = 'seed-1', extra: Partial<TurnInput> = {}): Timeline {
-  return planTurn({
-    scenario,
-    message: userMessage(text),
-    taskId: TASK_ID,
-    contextId: CONTEXT_ID,
-    nowMs: NOW,
-    streams: taskStreams(seed),
-    ...extra,
-  });
-}
-
-/** The next turn after `previous` paused, as the runner plans it (fresh streams per turn). */
-function followUp(
-  scenario: Scenario,
-  previous: Timeline,
-  text: string,
-  seed = 'seed-1/turn-2',
-  extra: Partial<TurnInput> = {},
-): Timeline {
-  if (previous.end.kind !== 'paused') throw new Error('the previous turn did not pause');
-  return turn(scenario, text, seed, { resumeFrom: previous.end.pause, ...extra });
-}
-
-function states(timeline: Timeline): string[] {
-  return timeline.entries.flatMap((e) => (e.event.kind === 'status' ? [e.event.state] : []));
-}
-
-function kinds(timeline: Timeline): string[] {
-  return timeline.entries.map((e) => (e.event.kind === 'status' ? e.event.state : 'artifact'));
-}
-
-function expectNonDecreasing(entries: readonly TimelineEntry[]): void {
-  for (let i = 1; i < entries.length; i++) {
-    expect(entries[i]!.atMs, `entry ${i} is earlier than entry ${i - 1}`).toBeGreaterThanOrEqual(
-      entries[i - 1]!.atMs,
-    );
-  }
-}
-
-function textOfParts(parts: readonly Part[]): string {
-  return parts.flatMap((p) => (p.kind === 'text' ? [p.text] : [])).join('');
-}
-
-function statusText(event: PlannedEvent): string | undefined {
-  return event.kind === 'status' && event.message ? textOfParts(event.message.parts) : undefined;
-}
-
-function artifacts(timeline: Timeline) {
-  return timeline.entries.flatMap((e) => (e.event.kind === 'artifact' ? [e.event] : []));
 }
 
 const SEEDS = Array.from({ length: 12 }, (_, i) => `seed-${i}`);
