@@ -210,7 +210,7 @@ class TurnPlanner {
       yield this.entry({
         kind: 'artifact',
         artifact: merge(header, { parts }),
-        append: i > 0,
+        append: i > 0 || step.append,
         lastChunk: i === step.chunks.length - 1,
       });
     }

@@ -131,6 +131,7 @@ class Compiler {
         ...(a.description !== undefined && { description: this.text(a.description, [...at, 'description']) }),
         ...(a.metadata !== undefined && { metadata: a.metadata as JsonObject }),
         chunks,
+        append: a.append ?? false,
         every: this.delay(a.every, [...at, 'every']),
         after: this.delay(raw.after, [...path, 'after']),
       };
@@ -142,7 +143,7 @@ class Compiler {
     return {
       kind: 'input',
       state: input.state ?? 'input-required',
-      message: this.content(input.message, [...at, 'message']),
+      ...(input.message !== undefined && { message: this.content(input.message, [...at, 'message']) }),
       branches: (input.branches ?? []).map((b, i): Branch => ({
         when: this.condition(b.when, [...at, 'branches', i, 'when']),
         steps: this.steps(b.steps, [...at, 'branches', i, 'steps']),

@@ -56,6 +56,8 @@ export type Step =
       metadata?: JsonObject;
       /** One entry per artifact-update event; a plain artifact is a single chunk. */
       chunks: PartTemplate[][];
+      /** The first chunk's `append` flag; the later ones always append. */
+      append: boolean;
       every: DelaySpec;
       after: DelaySpec;
     }

@@ -134,6 +134,10 @@ export const ArtifactStep = z.strictObject({
           description: 'Stream the artifact in chunks (append / lastChunk): each a text or a list of parts.',
         }),
       every: Delay.optional().meta({ description: 'Delay between chunks.' }),
+      append: z.boolean().optional().meta({
+        description:
+          'Send the first chunk with append: true too (later chunks always append): it adds to an artifact with the same id sent before, or starts one. Default: false.',
+      }),
     })
     .refine((a) => (a.parts === undefined) !== (a.chunks === undefined), {
       error: 'an artifact needs either "parts" or "chunks", not both',
@@ -151,7 +155,7 @@ export interface RawBranch {
 export interface RawInputStep {
   input: {
     state?: 'input-required' | 'auth-required';
-    message: z.infer<typeof MessageContent>;
+    message?: z.infer<typeof MessageContent>;
     branches?: RawBranch[];
   };
   after?: z.infer<typeof Delay>;
@@ -180,7 +184,9 @@ export const InputStep = z.strictObject({
       .enum(['input-required', 'auth-required'])
       .optional()
       .meta({ description: 'Default: input-required.' }),
-    message: MessageContent.meta({ description: 'What the agent asks for.' }),
+    message: MessageContent.optional().meta({
+      description: 'What the agent asks for; without it, the status update carries no message.',
+    }),
     branches: z
       .array(Branch)
       .min(1)
