@@ -12,7 +12,14 @@
 import { isTerminal } from '../domain/lifecycle.js';
 import type { Artifact, Message, Part, TaskState } from '../domain/types.js';
 import type { Random, TaskStreams } from '../lib/random.js';
-import type { Branch, DelaySpec, PartTemplate, Scenario, Step } from '../scenario/model.js';
+import {
+  END,
+  type DelaySpec,
+  type Next,
+  type PartTemplate,
+  type Scenario,
+  type Step,
+} from '../scenario/model.js';
 import { conditionHolds, type MatchInput } from '../scenario/registry.js';
 import { merge } from '../lib/objects.js';
 import { renderParts, renderText, renderVars, type RenderScope } from './content.js';
@@ -27,15 +34,9 @@ export interface TimelineEntry {
   event: PlannedEvent;
 }
 
-/** Where a paused script continues: the branches to try, then the remaining steps, innermost first. */
+/** Where a paused script continues: the input step it waits at, by its index in the script's steps. */
 export interface PausePoint {
-  branches: readonly Branch[];
-  frames: readonly Frame[];
-}
-
-interface Frame {
-  steps: readonly Step[];
-  index: number;
+  step: number;
 }
 
 export type TurnEnd = { kind: 'finished' } | { kind: 'paused'; pause: PausePoint };
@@ -77,11 +78,9 @@ export function startTurn(input: TurnInput): TurnPlan {
       `Failed to plan a turn: scenario "${input.scenario.id}" replies with a message, not a task.`,
     );
   }
-  const planner = new TurnPlanner(input);
-  const frames: Frame[] = input.resumeFrom
-    ? resumeFrames(input.resumeFrom, matchInput(input))
-    : [{ steps: input.scenario.script.steps, index: 0 }];
-  return planner.run(frames);
+  const { steps } = input.scenario.script;
+  const start = input.resumeFrom ? resumeAt(steps, input.resumeFrom, matchInput(input)) : 0;
+  return new TurnPlanner(input, steps).run(start);
 }
 
 /** The whole turn at once: what tests and tools read. */
@@ -149,29 +148,30 @@ export function standaloneMessage(parts: readonly PartTemplate[], input: TurnInp
   return agentMessage(parts, renderScope(input, input.taskId), input);
 }
 
-function resumeFrames(pause: PausePoint, input: MatchInput): Frame[] {
-  const branch = pause.branches.find((b) => conditionHolds(b.when, input));
-  return branch ? [{ steps: branch.steps, index: 0 }, ...pause.frames] : [...pause.frames];
+/** The first branch of the paused input step that the follow-up matches leads on; none, its `next`. */
+function resumeAt(steps: readonly Step[], pause: PausePoint, input: MatchInput): Next {
+  const question = steps[pause.step];
+  if (question?.kind !== 'input') {
+    throw new Error(`Failed to resume: step ${pause.step} of the script is not an input step.`);
+  }
+  return question.branches.find((b) => conditionHolds(b.when, input))?.next ?? question.next;
 }
 
 class TurnPlanner {
   private readonly scope: RenderScope;
   private atMs = 0;
 
-  constructor(private readonly input: TurnInput) {
+  constructor(
+    private readonly input: TurnInput,
+    private readonly steps: readonly Step[],
+  ) {
     this.scope = renderScope(input, input.taskId);
   }
 
-  *run(frames: Frame[]): TurnPlan {
-    const stack = frames.map((f) => ({ ...f }));
-    while (stack.length) {
-      const frame = stack[0]!;
-      const step = frame.steps[frame.index];
-      if (!step) {
-        stack.shift();
-        continue;
-      }
-      frame.index++;
+  /** Follows `next` from `at`; the loader made sure every way pauses or ends before it runs out. */
+  *run(at: Next): TurnPlan {
+    for (; at !== END; at = this.steps[at]!.next) {
+      const step = this.steps[at]!;
       switch (step.kind) {
         case 'wait':
           this.atMs += this.delay(step.delay);
@@ -188,7 +188,7 @@ class TurnPlanner {
         case 'input':
           this.atMs += this.delay(step.after);
           yield this.entry({ kind: 'status', state: step.state, ...this.message(step.message) });
-          return { kind: 'paused', pause: { branches: step.branches, frames: stack.map((f) => ({ ...f })) } };
+          return { kind: 'paused', pause: { step: at } };
       }
     }
     // The loader rejects scripts that can run out of steps; reaching here means it was bypassed.

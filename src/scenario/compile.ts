@@ -1,16 +1,16 @@
 /**
  * Raw scenario (already schema-valid) → {@link Scenario}. Reports what a schema cannot see: bad
- * regular expressions and templates, unknown faker methods, and scripts that never end.
+ * regular expressions and templates, unknown faker methods, and (through `script.ts`) scripts
+ * that never end.
  */
-import { isTerminal } from '../domain/lifecycle.js';
-import type { JsonObject, JsonValue, TaskState } from '../domain/types.js';
+import type { JsonObject, JsonValue } from '../domain/types.js';
 import { ChaosSyntaxError, parseChaosPairs, type ChaosLevel } from '../chaos/profile.js';
 import { parseDuration } from '../lib/duration.js';
 import { isFakerMethod } from '../lib/fake-data.js';
-import { formatPath, type IssuePath } from '../lib/yaml-file.js';
+import type { IssuePath } from '../lib/yaml-file.js';
 import {
+  END,
   NO_DELAY,
-  type Branch,
   type Condition,
   type DataTemplate,
   type DelaySpec,
@@ -22,6 +22,7 @@ import {
 } from './model.js';
 import type { RawCondition, RawDelay, RawMessageContent, RawPart, RawScenario, RawStep } from './schema.js';
 import { Pattern, PatternSyntaxError } from './pattern.js';
+import { buildScript, type ScriptCompiler } from './script.js';
 import { hasTemplate, parseTemplate, TemplateSyntaxError } from './template.js';
 
 export interface CompileIssue {
@@ -40,7 +41,7 @@ export async function compileScenario(
   return compiler.issues.length ? { issues: compiler.issues } : { scenario, issues: [] };
 }
 
-class Compiler {
+class Compiler implements ScriptCompiler {
   readonly issues: CompileIssue[] = [];
   private readonly fakerUses: { path: IssuePath; method: string[] }[] = [];
   /** Vars declared so far: a var may only read the ones declared before it. */
@@ -58,8 +59,7 @@ class Compiler {
           message: this.content(raw.reply.message, ['reply', 'message']),
           after: this.delay(raw.reply.after, ['reply', 'after']),
         }
-      : { kind: 'steps', steps: this.steps(raw.steps ?? [], ['steps']) };
-    if (script.kind === 'steps') this.checkEndings(script.steps, 0, [], ['steps'], 'submitted');
+      : { kind: 'steps', steps: buildScript(raw.steps ?? [], this) };
 
     return {
       id,
@@ -104,19 +104,26 @@ class Compiler {
     }
   }
 
-  private steps(raw: RawStep[], path: IssuePath): Step[] {
-    return raw.map((step, i) => this.step(step, [...path, i]));
+  report(path: IssuePath, message: string): void {
+    this.issues.push({ path, message });
   }
 
-  private step(raw: RawStep, path: IssuePath): Step {
+  step(raw: RawStep, path: IssuePath): Step {
     if ('status' in raw) {
       const message = raw.message === undefined ? undefined : this.content(raw.message, [...path, 'message']);
       const after = this.delay(raw.after, [...path, 'after']);
       // A plain status step into an interrupted state pauses the script just like an input step.
       if (raw.status === 'input-required' || raw.status === 'auth-required') {
-        return { kind: 'input', state: raw.status, ...(message && { message }), branches: [], after };
+        return {
+          kind: 'input',
+          state: raw.status,
+          ...(message && { message }),
+          branches: [],
+          after,
+          next: END,
+        };
       }
-      return { kind: 'status', state: raw.status, ...(message && { message }), after };
+      return { kind: 'status', state: raw.status, ...(message && { message }), after, next: END };
     }
     if ('artifact' in raw) {
       const a = raw.artifact;
@@ -134,9 +141,10 @@ class Compiler {
         append: a.append ?? false,
         every: this.delay(a.every, [...at, 'every']),
         after: this.delay(raw.after, [...path, 'after']),
+        next: END,
       };
     }
-    if ('wait' in raw) return { kind: 'wait', delay: this.delay(raw.wait, [...path, 'wait']) };
+    if ('wait' in raw) return { kind: 'wait', delay: this.delay(raw.wait, [...path, 'wait']), next: END };
 
     const input = raw.input;
     const at = [...path, 'input'];
@@ -144,62 +152,14 @@ class Compiler {
       kind: 'input',
       state: input.state ?? 'input-required',
       ...(input.message !== undefined && { message: this.content(input.message, [...at, 'message']) }),
-      branches: (input.branches ?? []).map((b, i): Branch => ({
-        when: this.condition(b.when, [...at, 'branches', i, 'when']),
-        steps: this.steps(b.steps, [...at, 'branches', i, 'steps']),
-      })),
+      // Linked by the script builder, which sees where each branch leads.
+      branches: [],
       after: this.delay(raw.after, [...path, 'after']),
+      next: END,
     };
   }
 
-  /**
-   * Every way through the script must end the task or pause it for input, and nothing may follow a
-   * terminal status. `rest` holds the steps that run after the current list (a branch continues
-   * with the steps after its input step).
-   */
-  private checkEndings(steps: Step[], start: number, rest: Step[], path: IssuePath, state: TaskState): void {
-    for (let i = start; i < steps.length; i++) {
-      const step = steps[i]!;
-      if (step.kind === 'status') {
-        state = step.state;
-        if (isTerminal(state)) {
-          if (i < steps.length - 1) {
-            this.issues.push({
-              path: [...path, i + 1],
-              message: `unreachable: the task already ended as "${state}" at ${formatPath([...path, i])}`,
-            });
-          }
-          return;
-        }
-      } else if (step.kind === 'input') {
-        const after = [...steps.slice(i + 1), ...rest];
-        if (after.length === 0) {
-          this.issues.push({
-            path: [...path, i],
-            message: 'nothing follows this input step: add the steps that run once the user answers',
-          });
-        }
-        step.branches.forEach((branch, b) =>
-          this.checkEndings(
-            branch.steps,
-            0,
-            after,
-            [...path, i, 'input', 'branches', b, 'steps'],
-            step.state,
-          ),
-        );
-        if (after.length) this.checkEndings(steps, i + 1, rest, path, step.state);
-        return;
-      }
-    }
-    if (rest.length) return;
-    this.issues.push({
-      path: [...path, Math.max(0, steps.length - 1)],
-      message: `the script ends while the task is "${state}": end it with a terminal status (completed, failed, canceled, rejected) or an input step`,
-    });
-  }
-
-  private condition(raw: RawCondition, path: IssuePath): Condition {
+  condition(raw: RawCondition, path: IssuePath): Condition {
     const condition: Condition = {};
     const text = raw.text === undefined ? undefined : this.textMatcher(raw.text, [...path, 'text']);
     if (text) condition.text = text;

@@ -46,7 +46,14 @@ export interface Condition {
   skill?: string;
 }
 
-export type Step =
+/**
+ * Where the script goes from a step: the index of the next step in {@link Script} `steps`, or
+ * {@link END} when there is none (the loader refuses a script that can get there).
+ */
+export type Next = number;
+export const END: Next = -1;
+
+export type Step = (
   | { kind: 'status'; state: TaskState; message?: PartTemplate[]; after: DelaySpec }
   | {
       kind: 'artifact';
@@ -66,13 +73,16 @@ export type Step =
       kind: 'input';
       state: 'input-required' | 'auth-required';
       message?: PartTemplate[];
+      /** Tried in order on the follow-up; when none holds, the script goes on at `next`. */
       branches: Branch[];
       after: DelaySpec;
-    };
+    }
+) & { next: Next };
 
 export interface Branch {
   when: Condition;
-  steps: Step[];
+  /** Its first step; or, for a branch without steps, where its `goto` or `repeat` leads. */
+  next: Next;
 }
 
 export interface SkillInfo {
@@ -94,6 +104,10 @@ export interface CancelPolicy {
 }
 
 export type Script =
+  /**
+   * Every step of the file in one list, the top-level ones first; the script starts at the first
+   * and each step names the next, so branches, jumps and repeated questions are all just `next`.
+   */
   { kind: 'steps'; steps: Step[] } | { kind: 'reply'; message: PartTemplate[]; after: DelaySpec };
 
 export interface Scenario {

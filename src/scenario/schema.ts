@@ -112,13 +112,24 @@ export const Condition = z
 
 const after = Delay.optional().meta({ description: 'Delay before this step.' });
 
+const STEP_ID_HINT = 'a step id is letters, digits, "-", "_" and "."';
+
+/** A step's name, for a branch's `goto`; artifacts have an `id` of their own, inside `artifact`. */
+const id = z
+  .string()
+  .regex(/^[A-Za-z0-9_][\w.-]*$/, { error: STEP_ID_HINT })
+  .optional()
+  .meta({ description: 'Names the step, so that a branch can jump to it with "goto".' });
+
 export const StatusStep = z.strictObject({
+  id,
   status: z.enum(TASK_STATES),
   message: MessageContent.optional().meta({ description: 'The agent message carried by the status update.' }),
   after,
 });
 
 export const ArtifactStep = z.strictObject({
+  id,
   artifact: z
     .strictObject({
       id: z.string().optional().meta({ description: 'Artifact id; generated from the seed when omitted.' }),
@@ -145,18 +156,21 @@ export const ArtifactStep = z.strictObject({
   after,
 });
 
-export const WaitStep = z.strictObject({ wait: Delay });
+export const WaitStep = z.strictObject({ id, wait: Delay });
 
 export interface RawBranch {
   when: z.infer<typeof Condition>;
-  steps: RawStep[];
+  steps?: RawStep[];
+  goto?: string;
 }
 
 export interface RawInputStep {
+  id?: string;
   input: {
     state?: 'input-required' | 'auth-required';
     message?: z.infer<typeof MessageContent>;
     branches?: RawBranch[];
+    repeat?: boolean;
   };
   after?: z.infer<typeof Delay>;
 }
@@ -174,11 +188,16 @@ export const Step: z.ZodType<RawStep> = z
 const Branch: z.ZodType<RawBranch> = z.lazy(() =>
   z.strictObject({
     when: Condition,
-    steps: z.array(Step).min(1),
+    steps: z.array(Step).min(1).optional(),
+    goto: z.string().optional().meta({
+      description:
+        'After the steps (if any), go on at the step with this id: ask an earlier question again, or skip ahead.',
+    }),
   }),
 );
 
 export const InputStep = z.strictObject({
+  id,
   input: z.strictObject({
     state: z
       .enum(['input-required', 'auth-required'])
@@ -192,6 +211,10 @@ export const InputStep = z.strictObject({
       .min(1)
       .optional()
       .meta({ description: 'Tried in order on the follow-up; none matching continues after this step.' }),
+    repeat: z.boolean().optional().meta({
+      description:
+        'After a branch without a "goto" runs, ask this question again (a branch may then have no steps). An answer no branch matches still continues after this step. Default: false.',
+    }),
   }),
   after,
 });

@@ -134,11 +134,14 @@ describe('planTurn on the built-in scenarios', () => {
     expect(timeline.entries.map((e) => e.atMs)).toEqual([150, 450]);
     expect(timeline.end.kind).toBe('paused');
     if (timeline.end.kind !== 'paused') return;
-    expect(timeline.end.pause.branches).toHaveLength(1);
+    const { script } = builtin('flight-booking');
+    const question = script.kind === 'steps' ? script.steps[timeline.end.pause.step] : undefined;
+    expect(question).toMatchObject({ kind: 'input', state: 'input-required' });
+    expect(question?.kind === 'input' && question.branches).toHaveLength(1);
 
-    const question = timeline.entries[1]!.event;
-    expect(statusText(question)).toBe('I need more details. Where would you like to fly from and to?');
-    expect(question.kind === 'status' && question.message).toMatchObject({
+    const asked = timeline.entries[1]!.event;
+    expect(statusText(asked)).toBe('I need more details. Where would you like to fly from and to?');
+    expect(asked.kind === 'status' && asked.message).toMatchObject({
       role: 'agent',
       taskId: TASK_ID,
       contextId: CONTEXT_ID,

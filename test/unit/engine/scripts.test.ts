@@ -3,7 +3,7 @@
  * append from their first chunk. Planned from inline YAML, no clock, a fixed seed.
  */
 import { describe, expect, it } from 'vitest';
-import { artifacts, followUp, inline, states, statusText, turn } from './helpers.js';
+import { artifacts, followUp, inline, states, statusText, turn, userMessage } from './helpers.js';
 
 describe('input steps', () => {
   it('pause without a status message when the step has none', async () => {
@@ -59,5 +59,129 @@ steps:
       { append: true, lastChunk: true },
     ]);
     expect(statusText(timeline.entries.at(-1)!.event)).toBe('go');
+  });
+});
+
+/** The TCK agent's multi-turn task: re-asked by messageId prefix, completed or echoed otherwise. */
+const tckInput = `
+description: asks until told to complete
+steps:
+  - input:
+      repeat: true
+      branches:
+        - when: { messageId: { prefix: tck-input-required } }
+        - when: { messageId: { prefix: tck-complete-task } }
+          steps:
+            - status: completed
+              message: Hello from TCK
+  - status: completed
+    message: "Unhandled messageId prefix: {{input.messageId}}"
+`;
+
+describe('follow-ups matched afresh', () => {
+  it('ask the same question again after a branch of a repeating input step, turn after turn', async () => {
+    const scenario = await inline(tckInput);
+    let timeline = turn(scenario, 'start', 'seed-1', {
+      message: userMessage('start', 'tck-input-required-1'),
+    });
+    for (const n of [2, 3, 4]) {
+      expect(timeline.entries.map((e) => e.event)).toEqual([{ kind: 'status', state: 'input-required' }]);
+      timeline = followUp(scenario, timeline, 'again', `seed-1/turn-${n}`, {
+        message: userMessage('again', `tck-input-required-${n}`),
+      });
+    }
+    const done = followUp(scenario, timeline, 'done', 'seed-1/turn-5', {
+      message: userMessage('done', 'tck-complete-task-5'),
+    });
+    expect(states(done)).toEqual(['completed']);
+    expect(statusText(done.entries[0]!.event)).toBe('Hello from TCK');
+    expect(done.end).toEqual({ kind: 'finished' });
+  });
+
+  it('go on after the input step when no branch matches, repeat or not', async () => {
+    const scenario = await inline(tckInput);
+    const first = turn(scenario, 'start');
+    const other = followUp(scenario, first, 'x', 'seed-1/turn-2', { message: userMessage('x', 'other-7') });
+    expect(statusText(other.entries[0]!.event)).toBe('Unhandled messageId prefix: other-7');
+  });
+
+  const order = `
+description: takes an order line by line
+steps:
+  - status: working
+  - id: ask
+    input:
+      message: What else?
+      branches:
+        - when: { keywords: [add] }
+          steps:
+            - artifact:
+                id: order
+                append: true
+                parts: [{ text: "{{capture \\"add (\\\\w+)\\" 1}};" }]
+          goto: ask
+        - when: { keywords: [skip] }
+          goto: done
+        - when: { keywords: [back] }
+          steps:
+            - input:
+                message: Start over?
+                branches:
+                  - when: { keywords: ["yes"] }
+                    goto: ask
+            - status: failed
+  - status: working
+    message: Checking out.
+  - id: done
+    status: completed
+`;
+
+  it('jump back to a named step after a branch, and skip ahead with a goto alone', async () => {
+    const scenario = await inline(order);
+    const first = turn(scenario, 'order');
+    expect(states(first)).toEqual(['working', 'input-required']);
+    const second = followUp(scenario, first, 'add tea', 'seed-1/turn-2');
+    expect(second.entries.map((e) => e.event.kind)).toEqual(['artifact', 'status']);
+    expect(statusText(second.entries[1]!.event)).toBe('What else?');
+    const third = followUp(scenario, second, 'add scones', 'seed-1/turn-3');
+    expect(artifacts(third).map((a) => [a.artifact.parts, a.append])).toEqual([
+      [[{ kind: 'text', text: 'scones;' }], true],
+    ]);
+    expect(states(followUp(scenario, third, 'skip', 'seed-1/turn-4'))).toEqual(['completed']);
+    expect(states(followUp(scenario, third, 'that is all', 'seed-1/turn-4'))).toEqual([
+      'working',
+      'completed',
+    ]);
+  });
+
+  it('jump from a nested branch to an outer step', async () => {
+    const scenario = await inline(order);
+    const nested = followUp(scenario, turn(scenario, 'order'), 'go back', 'seed-1/turn-2');
+    expect(statusText(nested.entries[0]!.event)).toBe('Start over?');
+    const again = followUp(scenario, nested, 'yes', 'seed-1/turn-3');
+    expect(again.entries.map((e) => statusText(e.event))).toEqual(['What else?']);
+    expect(states(followUp(scenario, nested, 'no', 'seed-1/turn-3'))).toEqual(['failed']);
+  });
+
+  it('plan the same turns for the same seed and answers, loops included', async () => {
+    const scenario = await inline(order);
+    const play = () => {
+      const turns = [turn(scenario, 'order', 'seed-x')];
+      for (const [n, text] of ['add tea', 'add jam', 'back', 'yes', 'add milk', 'skip'].entries()) {
+        turns.push(followUp(scenario, turns.at(-1)!, text, `seed-x/turn-${n + 2}`));
+      }
+      return turns;
+    };
+    const [a, b] = [play(), play()];
+    expect(b).toEqual(a);
+    expect(a.map(states)).toEqual([
+      ['working', 'input-required'],
+      ['input-required'],
+      ['input-required'],
+      ['input-required'],
+      ['input-required'],
+      ['input-required'],
+      ['completed'],
+    ]);
   });
 });

@@ -16,6 +16,7 @@ import {
   scenarioIdOf,
   type ScenarioIssue,
 } from '../../../src/scenario/load.js';
+import { END } from '../../../src/scenario/model.js';
 
 const FILE = 'scenarios/test.yaml';
 
@@ -68,8 +69,8 @@ describe('parseScenario', () => {
     expect(scenario!.script).toEqual({
       kind: 'steps',
       steps: [
-        { kind: 'status', state: 'working', after: { kind: 'fixed', ms: 1500 } },
-        { kind: 'status', state: 'completed', after: { kind: 'uniform', min: 100, max: 300 } },
+        { kind: 'status', state: 'working', after: { kind: 'fixed', ms: 1500 }, next: 1 },
+        { kind: 'status', state: 'completed', after: { kind: 'uniform', min: 100, max: 300 }, next: END },
       ],
     });
   });
