@@ -9,6 +9,7 @@
  * its next event, not of all of them. Each task turn draws from its own seeded streams, in the same
  * order however it is consumed, so planning lazily renders exactly what planning at once would.
  */
+import type { A2AErrorType } from '../domain/errors.js';
 import { isTerminal } from '../domain/lifecycle.js';
 import type { Artifact, Message, Part, TaskState } from '../domain/types.js';
 import type { Random, TaskStreams } from '../lib/random.js';
@@ -74,9 +75,9 @@ export interface TurnInput {
  */
 export function startTurn(input: TurnInput): TurnPlan {
   if (input.scenario.script.kind !== 'steps') {
-    throw new Error(
-      `Failed to plan a turn: scenario "${input.scenario.id}" replies with a message, not a task.`,
-    );
+    const answer =
+      input.scenario.script.kind === 'reply' ? 'replies with a message' : 'answers with an error';
+    throw new Error(`Failed to plan a turn: scenario "${input.scenario.id}" ${answer}, not a task.`);
   }
   const { steps } = input.scenario.script;
   const start = input.resumeFrom ? resumeAt(steps, input.resumeFrom, matchInput(input)) : 0;
@@ -111,6 +112,23 @@ export function planReply(input: Omit<TurnInput, 'taskId' | 'resumeFrom'>): {
       parts: renderParts(script.message, scope),
       contextId: input.contextId,
     },
+  };
+}
+
+/** The protocol error an `error` scenario answers with, and when; no task is created. */
+export function planError(input: Omit<TurnInput, 'taskId' | 'resumeFrom'>): {
+  atMs: number;
+  type: A2AErrorType;
+  message?: string;
+} {
+  const script = input.scenario.script;
+  if (script.kind !== 'error') {
+    throw new Error(`Failed to plan an error: scenario "${input.scenario.id}" does not answer with one.`);
+  }
+  return {
+    atMs: sampleDelay(script.after, input.streams.timing),
+    type: script.type,
+    ...(script.message !== undefined && { message: renderText(script.message, renderScope(input, '')) }),
   };
 }
 

@@ -21,7 +21,7 @@ import type {
   Task,
   TaskView,
 } from '../domain/types.js';
-import { planReply, startTurn, textOf } from '../engine/plan.js';
+import { planError, planReply, startTurn, textOf } from '../engine/plan.js';
 import type { DeliveryChaos } from '../chaos/plan.js';
 import type { Clock } from '../lib/clock.js';
 import { loadFaker } from '../lib/fake-data.js';
@@ -452,16 +452,22 @@ export class SimService implements A2AService {
     const { seed, ids, taskId } = this.claimTaskSeed(scenario, message, ctx);
     const contextId = message.contextId ?? ids.uuid();
 
-    if (scenario.script.kind === 'reply') {
-      const reply = planReply({
+    if (scenario.script.kind !== 'steps') {
+      const turn = {
         scenario,
         message,
         contextId,
         nowMs: clock.now(),
         streams: taskStreams(`${seed}/turn-1`),
         metadata,
-      });
-      return { kind: 'reply', message: after(clock, reply.atMs, this.options.speed, reply.message) };
+      };
+      if (scenario.script.kind === 'reply') {
+        const reply = planReply(turn);
+        return { kind: 'reply', message: after(clock, reply.atMs, this.options.speed, reply.message) };
+      }
+      const answer = planError(turn);
+      await after(clock, answer.atMs, this.options.speed, undefined);
+      throw new A2AError(answer.type, answer.message, { metadata: { scenario: scenario.id } });
     }
 
     const now = clock.now();

@@ -53,14 +53,6 @@ class Compiler implements ScriptCompiler {
       this.declaredVars.add(name);
       return [name, compiled];
     });
-    const script: Scenario['script'] = raw.reply
-      ? {
-          kind: 'reply',
-          message: this.content(raw.reply.message, ['reply', 'message']),
-          after: this.delay(raw.reply.after, ['reply', 'after']),
-        }
-      : { kind: 'steps', steps: buildScript(raw.steps ?? [], this) };
-
     return {
       id,
       file,
@@ -77,10 +69,30 @@ class Compiler implements ScriptCompiler {
         }),
       },
       vars,
-      script,
+      script: this.script(raw),
       usesFaker: this.fakerUses.length > 0,
       ...(raw.chaos !== undefined && { chaos: this.chaos(raw.chaos) }),
     };
+  }
+
+  private script(raw: RawScenario): Scenario['script'] {
+    if (raw.reply) {
+      return {
+        kind: 'reply',
+        message: this.content(raw.reply.message, ['reply', 'message']),
+        after: this.delay(raw.reply.after, ['reply', 'after']),
+      };
+    }
+    if (raw.error) {
+      const { type, message, after } = raw.error;
+      return {
+        kind: 'error',
+        type,
+        ...(message !== undefined && { message: this.text(message, ['error', 'message']) }),
+        after: this.delay(after, ['error', 'after']),
+      };
+    }
+    return { kind: 'steps', steps: buildScript(raw.steps ?? [], this) };
   }
 
   private chaos(raw: string): ChaosLevel {

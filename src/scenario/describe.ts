@@ -4,6 +4,9 @@
  */
 import type { Condition, Scenario } from './model.js';
 
+/** What a message that selects the scenario gets back. */
+const ANSWERS = Object.freeze({ steps: 'task', reply: 'message', error: 'error' } as const);
+
 export function scenarioSummary(s: Scenario) {
   return {
     id: s.id,
@@ -12,7 +15,7 @@ export function scenarioSummary(s: Scenario) {
     priority: s.priority,
     fallback: s.fallback,
     match: s.match.map(describeCondition),
-    kind: s.script.kind === 'reply' ? 'message' : 'task',
+    kind: ANSWERS[s.script.kind],
   };
 }
 

@@ -3,6 +3,7 @@
  * parsed. The engine plans from this shape only; it never sees the raw file.
  */
 import type { ChaosLevel } from '../chaos/profile.js';
+import type { A2AErrorType } from '../domain/errors.js';
 import type { JsonObject, JsonValue, TaskState } from '../domain/types.js';
 import type { Pattern } from './pattern.js';
 import type { Template } from './template.js';
@@ -108,7 +109,10 @@ export type Script =
    * Every step of the file in one list, the top-level ones first; the script starts at the first
    * and each step names the next, so branches, jumps and repeated questions are all just `next`.
    */
-  { kind: 'steps'; steps: Step[] } | { kind: 'reply'; message: PartTemplate[]; after: DelaySpec };
+  | { kind: 'steps'; steps: Step[] }
+  | { kind: 'reply'; message: PartTemplate[]; after: DelaySpec }
+  /** A protocol error instead of a task; without a message, the error table's. */
+  | { kind: 'error'; type: A2AErrorType; message?: Text; after: DelaySpec };
 
 export interface Scenario {
   /** The file name without extension. */

@@ -3,7 +3,9 @@
  * raw types from it, and `npm run schema` writes `scenarios/scenario.schema.json` from it for editors.
  */
 import { z } from 'zod';
+import { ERROR_TABLE, type A2AErrorType } from '../domain/errors.js';
 import { TASK_STATES, type JsonValue } from '../domain/types.js';
+import { closestName } from '../lib/spelling.js';
 
 const DURATION_HINT = 'expected a duration like "500ms", "2s" or a number of milliseconds';
 
@@ -219,6 +221,28 @@ export const InputStep = z.strictObject({
   after,
 });
 
+const ERROR_TYPES = Object.keys(ERROR_TABLE) as [A2AErrorType, ...A2AErrorType[]];
+
+export const ErrorAnswer = z
+  .strictObject({
+    type: z
+      .enum(ERROR_TYPES, {
+        error: (issue) => {
+          if (typeof issue.input !== 'string') return 'expected an A2A error type, e.g. "InvalidParamsError"';
+          const guess = closestName(issue.input, ERROR_TYPES);
+          return `"${issue.input}" is not an A2A error type${guess ? `; did you mean "${guess}"?` : ''}`;
+        },
+      })
+      .meta({ description: 'The error, by its A2A name; each binding answers it in its own shape.' }),
+    message: z.string().optional().meta({
+      description: "The error's message; may hold {{templates}}. Default: the error's standard message.",
+    }),
+    after: Delay.optional().meta({ description: 'Delay before the error answers.' }),
+  })
+  .meta({
+    description: 'Answer the message that selects this scenario with a protocol error: no task is created.',
+  });
+
 export const Skill = z.strictObject({
   id: z.string().optional().meta({ description: 'Defaults to the scenario id.' }),
   name: z.string().optional(),
@@ -271,9 +295,10 @@ export const ScenarioFile = z
       .strictObject({ message: MessageContent, after })
       .optional()
       .meta({ description: 'Answer with a direct Message instead of a Task.' }),
+    error: ErrorAnswer.optional(),
   })
-  .refine((s) => (s.steps === undefined) !== (s.reply === undefined), {
-    error: 'a scenario needs either "steps" or "reply", not both',
+  .refine((s) => [s.steps, s.reply, s.error].filter((script) => script !== undefined).length === 1, {
+    error: 'a scenario needs exactly one of "steps", "reply" or "error"',
   })
   .meta({
     title: 'a2a-sim scenario',

@@ -1,9 +1,22 @@
 /**
  * Script features beyond a straight list of steps: questions without a message, artifacts that
- * append from their first chunk. Planned from inline YAML, no clock, a fixed seed.
+ * append from their first chunk, branches that jump or ask again, error answers. Planned from
+ * inline YAML, no clock, a fixed seed.
  */
 import { describe, expect, it } from 'vitest';
-import { artifacts, followUp, inline, states, statusText, turn, userMessage } from './helpers.js';
+import { planError } from '../../../src/engine/plan.js';
+import { taskStreams } from '../../../src/lib/random.js';
+import {
+  artifacts,
+  CONTEXT_ID,
+  followUp,
+  inline,
+  NOW,
+  states,
+  statusText,
+  turn,
+  userMessage,
+} from './helpers.js';
 
 describe('input steps', () => {
   it('pause without a status message when the step has none', async () => {
@@ -183,5 +196,30 @@ steps:
       ['input-required'],
       ['completed'],
     ]);
+  });
+});
+
+describe('planError', () => {
+  const input = { message: userMessage('go', 'msg-9'), contextId: CONTEXT_ID, nowMs: NOW };
+
+  it('renders the message and draws the delay from the timing stream', async () => {
+    const scenario = await inline(`
+description: refuses
+error: { type: InvalidParamsError, message: "No {{input.messageId}}", after: { min: 1s, max: 2s } }
+`);
+    const answer = planError({ ...input, scenario, streams: taskStreams('seed-1') });
+    expect(answer).toMatchObject({ type: 'InvalidParamsError', message: 'No msg-9' });
+    expect(answer.atMs).toBeGreaterThanOrEqual(1000);
+    expect(answer.atMs).toBeLessThanOrEqual(2000);
+    expect(planError({ ...input, scenario, streams: taskStreams('seed-1') })).toEqual(answer);
+  });
+
+  it('leaves the message to the error table when the scenario gives none', async () => {
+    const scenario = await inline('description: refuses\nerror: { type: UnsupportedOperationError }');
+    expect(planError({ ...input, scenario, streams: taskStreams('seed-1') })).toEqual({
+      atMs: 0,
+      type: 'UnsupportedOperationError',
+    });
+    expect(() => turn(scenario, 'go')).toThrow(/answers with an error, not a task/);
   });
 });

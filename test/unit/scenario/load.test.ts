@@ -269,7 +269,35 @@ describe('parseScenario', () => {
 
   it('reports a scenario with both steps and reply', async () => {
     const text = yaml('description: x', 'reply: { message: hi }', 'steps:', '  - status: completed');
-    expect(await problems(text)).toEqual([`${FILE}:1: a scenario needs either "steps" or "reply", not both`]);
+    expect(await problems(text)).toEqual([
+      `${FILE}:1: a scenario needs exactly one of "steps", "reply" or "error"`,
+    ]);
+  });
+
+  it('compiles an error answer, its message a template', async () => {
+    const text = yaml(
+      'description: x',
+      'error:',
+      '  type: InvalidParamsError',
+      '  message: "No {{input.text}}"',
+    );
+    const { scenario, issues } = await parseScenario('refuse', FILE, text);
+    expect(issues).toEqual([]);
+    expect(scenario!.script).toMatchObject({ kind: 'error', type: 'InvalidParamsError', after: { ms: 0 } });
+  });
+
+  it.each([
+    ['InvalidParams', '"InvalidParams" is not an A2A error type; did you mean "InvalidParamsError"?'],
+    [
+      'UnsuportedOperationError',
+      '"UnsuportedOperationError" is not an A2A error type; did you mean "UnsupportedOperationError"?',
+    ],
+    ['Nope', '"Nope" is not an A2A error type'],
+  ])('refuses the error type %s, with a guess when it is close to one', async (type, message) => {
+    const [issue, ...rest] = await problems(yaml('description: x', 'error:', `  type: ${type}`));
+    expect(rest).toEqual([]);
+    expect(issue).toContain(`${FILE}:3 error.type: ${message}`);
+    if (type === 'Nope') expect(issue).not.toContain('did you mean');
   });
 
   it('reports YAML syntax errors and duplicate keys with their line, without throwing', async () => {
