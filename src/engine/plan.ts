@@ -11,6 +11,7 @@
  */
 import type { A2AErrorType } from '../domain/errors.js';
 import { isTerminal } from '../domain/lifecycle.js';
+import { chooseVariant } from '../domain/media-type.js';
 import type { Artifact, Message, Part, TaskState } from '../domain/types.js';
 import type { Random, TaskStreams } from '../lib/random.js';
 import {
@@ -61,6 +62,8 @@ export interface TurnInput {
   streams: TaskStreams;
   /** Absent for a new task; the pause point of the previous turn otherwise. */
   resumeFrom?: PausePoint;
+  /** The client's `acceptedOutputModes`: they choose among an artifact's or a reply's variants. */
+  acceptedOutputModes?: readonly string[];
   /** Merged request and message metadata, for branch conditions. */
   metadata?: MatchInput['metadata'];
 }
@@ -84,6 +87,21 @@ export function startTurn(input: TurnInput): TurnPlan {
   return new TurnPlanner(input, steps).run(start);
 }
 
+/**
+ * The variant the client's acceptedOutputModes choose. The service refuses a message that accepts
+ * none before a task exists (it knows every variant's media types): reaching here means it was bypassed.
+ */
+function accepted<V extends { mediaType?: string }>(
+  variants: readonly V[],
+  input: Pick<TurnInput, 'scenario' | 'acceptedOutputModes'>,
+): V {
+  const variant = chooseVariant(variants, input.acceptedOutputModes);
+  if (variant) return variant;
+  throw new Error(
+    `Failed to plan scenario "${input.scenario.id}": acceptedOutputModes ${input.acceptedOutputModes!.join(', ')} accept none of ${variants.map((v) => v.mediaType).join(', ')}.`,
+  );
+}
+
 /** The whole turn at once: what tests and tools read. */
 export function planTurn(input: TurnInput): Timeline {
   const plan = startTurn(input);
@@ -103,13 +121,14 @@ export function planReply(input: Omit<TurnInput, 'taskId' | 'resumeFrom'>): {
   if (script.kind !== 'reply') {
     throw new Error(`Failed to plan a reply: scenario "${input.scenario.id}" runs a task, not a reply.`);
   }
+  const { message } = accepted(script.variants, input);
   const scope = renderScope(input, '');
   return {
     atMs: sampleDelay(script.after, input.streams.timing),
     message: {
       messageId: input.streams.ids.uuid(),
       role: 'agent',
-      parts: renderParts(script.message, scope),
+      parts: renderParts(message, scope),
       contextId: input.contextId,
     },
   };
@@ -222,14 +241,15 @@ class TurnPlanner {
       ...(step.description !== undefined && { description: renderText(step.description, this.scope) }),
       ...(step.metadata !== undefined && { metadata: step.metadata }),
     };
-    for (const [i, chunk] of step.chunks.entries()) {
+    const { chunks } = accepted(step.variants, this.input);
+    for (const [i, chunk] of chunks.entries()) {
       if (i > 0) this.atMs += this.delay(step.every);
       const parts: Part[] = renderParts(chunk, this.scope);
       yield this.entry({
         kind: 'artifact',
         artifact: merge(header, { parts }),
         append: i > 0 || step.append,
-        lastChunk: i === step.chunks.length - 1,
+        lastChunk: i === chunks.length - 1,
       });
     }
   }

@@ -21,7 +21,7 @@ import type {
   Task,
   TaskView,
 } from '../domain/types.js';
-import { planError, planReply, startTurn, textOf } from '../engine/plan.js';
+import { planError, planReply, startTurn, textOf, type TurnInput } from '../engine/plan.js';
 import type { DeliveryChaos } from '../chaos/plan.js';
 import type { Clock } from '../lib/clock.js';
 import { loadFaker } from '../lib/fake-data.js';
@@ -30,6 +30,7 @@ import { Random, taskStreams } from '../lib/random.js';
 import type { Scenario } from '../scenario/model.js';
 import type { MatchInput, ScenarioRegistry } from '../scenario/registry.js';
 import { MAX_PAGE_SIZE, type TaskRecord, type TaskStore } from '../store/task-store.js';
+import { checkInputModes, checkOutputModes } from './modes.js';
 import { TaskRun } from './runner.js';
 import { followTask, messageStream, type TaskStream } from './stream.js';
 
@@ -436,36 +437,39 @@ export class SimService implements A2AService {
       throw invalidParams([{ field: 'message.role', description: 'a client sends messages with role user' }]);
     }
     checkHistoryLength(request.configuration?.historyLength, 'configuration.historyLength');
-    this.checkInputModes(message);
+    checkInputModes(message, this.options.inputModes);
     // Checked on every message, though only a message that creates a task attaches it.
     const push = request.configuration?.pushConfig;
     if (push) this.checkPushConfig(push);
     const metadata: JsonObject = { ...request.metadata, ...message.metadata };
-    if (message.taskId !== undefined) return this.resume(message, metadata, ctx);
+    const accepted = request.configuration?.acceptedOutputModes;
+    const turn = { metadata, ...(accepted && { acceptedOutputModes: accepted }) };
+    if (message.taskId !== undefined) return this.resume(message, turn, ctx);
     const waiting =
       ctx.continueInContext && message.contextId !== undefined && this.waitingIn(message.contextId, ctx);
-    if (waiting) return this.resume(merge(message, { taskId: waiting.id }), metadata, ctx);
+    if (waiting) return this.resume(merge(message, { taskId: waiting.id }), turn, ctx);
 
     const scenario = this.select({ text: textOf(message), messageId: message.messageId, metadata });
+    checkOutputModes(scenario, accepted);
     if (scenario.usesFaker) await loadFaker();
     const clock = this.options.clock;
     const { seed, ids, taskId } = this.claimTaskSeed(scenario, message, ctx);
     const contextId = message.contextId ?? ids.uuid();
 
     if (scenario.script.kind !== 'steps') {
-      const turn = {
+      const input = {
+        ...turn,
         scenario,
         message,
         contextId,
         nowMs: clock.now(),
         streams: taskStreams(`${seed}/turn-1`),
-        metadata,
       };
       if (scenario.script.kind === 'reply') {
-        const reply = planReply(turn);
+        const reply = planReply(input);
         return { kind: 'reply', message: after(clock, reply.atMs, this.options.speed, reply.message) };
       }
-      const answer = planError(turn);
+      const answer = planError(input);
       await after(clock, answer.atMs, this.options.speed, undefined);
       throw new A2AError(answer.type, answer.message, { metadata: { scenario: scenario.id } });
     }
@@ -487,13 +491,13 @@ export class SimService implements A2AService {
     if (push) this.attachPush(record, push, 0, ctx);
     run.play(
       startTurn({
+        ...turn,
         scenario,
         message: userMessage,
         taskId,
         contextId,
         nowMs: now,
         streams: run.nextTurnStreams(),
-        metadata,
       }),
       now,
     );
@@ -501,7 +505,7 @@ export class SimService implements A2AService {
   }
 
   /** A follow-up message: continues the task's script where it paused, never re-matched. */
-  private async resume(message: Message, metadata: JsonObject, ctx: CallContext) {
+  private async resume(message: Message, turn: TurnOptions, ctx: CallContext) {
     const taskId = message.taskId!;
     const record = this.find(taskId, ctx);
     const { state } = record.status;
@@ -528,6 +532,7 @@ export class SimService implements A2AService {
         { metadata: { taskId } },
       );
     }
+    checkOutputModes(run.scenario, turn.acceptedOutputModes);
     if (run.scenario.usesFaker) await loadFaker();
     const now = this.options.clock.now();
     const userMessage: Message = merge(message, { taskId, contextId: record.contextId });
@@ -539,6 +544,7 @@ export class SimService implements A2AService {
     this.options.store.append(record, { kind: 'task', task: snapshot }, now);
     run.play(
       startTurn({
+        ...turn,
         scenario: run.scenario,
         message: userMessage,
         taskId,
@@ -546,7 +552,6 @@ export class SimService implements A2AService {
         nowMs: now,
         streams: run.nextTurnStreams(),
         resumeFrom: run.pause,
-        metadata,
       }),
       now,
     );
@@ -620,20 +625,6 @@ export class SimService implements A2AService {
     }
   }
 
-  private checkInputModes(message: Message): void {
-    for (const [i, part] of message.parts.entries()) {
-      const type = part.mediaType;
-      if (type === undefined || type === '') continue;
-      if (!this.options.inputModes.some((mode) => mediaTypeMatches(mode, type))) {
-        throw new A2AError(
-          'ContentTypeNotSupportedError',
-          `Failed to accept message.parts[${i}]: media type "${type}" is not one of ${this.options.inputModes.join(', ')}.`,
-          { metadata: { mediaType: type } },
-        );
-      }
-    }
-  }
-
   /**
    * The task as the caller asked to see it. `artifacts` is listed when there are some, or always
    * when `includeArtifacts` is set (ListTasks: never unless asked).
@@ -653,6 +644,9 @@ export class SimService implements A2AService {
     return view;
   }
 }
+
+/** What the request adds to a turn besides its message. */
+type TurnOptions = Pick<TurnInput, 'metadata' | 'acceptedOutputModes'>;
 
 /** Resolves once the turn that began after `fromSeq` ends: a terminal or interrupted status. */
 function untilTurnEnds(record: TaskRecord, fromSeq: number): Promise<void> {
@@ -685,11 +679,4 @@ function checkHistoryLength(value: number | undefined, field: string): void {
   if (value !== undefined && !(Number.isInteger(value) && value >= 0)) {
     throw invalidParams([{ field, description: `must be a non-negative integer, got ${value}` }]);
   }
-}
-
-/** `image/*` accepts `image/png`; parameters such as `; charset=utf-8` are ignored. */
-function mediaTypeMatches(mode: string, type: string): boolean {
-  const [want, got] = [mode.toLowerCase(), type.split(';')[0]!.trim().toLowerCase()];
-  if (want === '*/*' || want === got) return true;
-  return want.endsWith('/*') && got.startsWith(want.slice(0, -1));
 }

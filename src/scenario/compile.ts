@@ -44,6 +44,7 @@ export async function compileScenario(
 class Compiler implements ScriptCompiler {
   readonly issues: CompileIssue[] = [];
   private readonly fakerUses: { path: IssuePath; method: string[] }[] = [];
+  private readonly variantTypes: string[][] = [];
   /** Vars declared so far: a var may only read the ones declared before it. */
   private readonly declaredVars = new Set<string>();
 
@@ -71,16 +72,23 @@ class Compiler implements ScriptCompiler {
       vars,
       script: this.script(raw),
       usesFaker: this.fakerUses.length > 0,
+      variantTypes: this.variantTypes,
       ...(raw.chaos !== undefined && { chaos: this.chaos(raw.chaos) }),
     };
   }
 
   private script(raw: RawScenario): Scenario['script'] {
     if (raw.reply) {
+      const { message, variants, after } = raw.reply;
       return {
         kind: 'reply',
-        message: this.content(raw.reply.message, ['reply', 'message']),
-        after: this.delay(raw.reply.after, ['reply', 'after']),
+        variants:
+          message !== undefined
+            ? [{ message: this.content(message, ['reply', 'message']) }]
+            : this.variants(variants ?? [], ['reply', 'variants'], (v, at) => ({
+                message: this.content(v.message, [...at, 'message']),
+              })),
+        after: this.delay(after, ['reply', 'after']),
       };
     }
     if (raw.error) {
@@ -140,16 +148,16 @@ class Compiler implements ScriptCompiler {
     if ('artifact' in raw) {
       const a = raw.artifact;
       const at = [...path, 'artifact'];
-      const chunks = a.chunks
-        ? a.chunks.map((chunk, i) => this.content(chunk, [...at, 'chunks', i]))
-        : [this.parts(a.parts ?? [], [...at, 'parts'])];
+      const variants = a.variants
+        ? this.variants(a.variants, [...at, 'variants'], (v, where) => ({ chunks: this.chunks(v, where) }))
+        : [{ chunks: this.chunks(a, at) }];
       return {
         kind: 'artifact',
         ...(a.id !== undefined && { id: this.text(a.id, [...at, 'id']) }),
         ...(a.name !== undefined && { name: this.text(a.name, [...at, 'name']) }),
         ...(a.description !== undefined && { description: this.text(a.description, [...at, 'description']) }),
         ...(a.metadata !== undefined && { metadata: a.metadata as JsonObject }),
-        chunks,
+        variants,
         append: a.append ?? false,
         every: this.delay(a.every, [...at, 'every']),
         after: this.delay(raw.after, [...path, 'after']),
@@ -206,6 +214,26 @@ class Compiler implements ScriptCompiler {
       this.issues.push({ path, message: `invalid regular expression: ${error.message}` });
       return undefined;
     }
+  }
+
+  /** An artifact's (or a variant's) `parts` as one chunk, or its `chunks`. */
+  private chunks(
+    raw: { parts?: RawPart[]; chunks?: RawMessageContent[] },
+    path: IssuePath,
+  ): PartTemplate[][] {
+    return raw.chunks
+      ? raw.chunks.map((chunk, i) => this.content(chunk, [...path, 'chunks', i]))
+      : [this.parts(raw.parts ?? [], [...path, 'parts'])];
+  }
+
+  /** Compiles each variant, and notes their media types for the check at send time. */
+  private variants<R extends { mediaType: string }, V>(
+    raw: readonly R[],
+    path: IssuePath,
+    compile: (variant: R, path: IssuePath) => V,
+  ): (V & { mediaType: string })[] {
+    this.variantTypes.push(raw.map((v) => v.mediaType));
+    return raw.map((v, i) => ({ mediaType: v.mediaType, ...compile(v, [...path, i]) }));
   }
 
   private delay(raw: RawDelay | undefined, path: IssuePath): DelaySpec {

@@ -62,8 +62,8 @@ export type Step = (
       name?: Text;
       description?: Text;
       metadata?: JsonObject;
-      /** One entry per artifact-update event; a plain artifact is a single chunk. */
-      chunks: PartTemplate[][];
+      /** The forms it comes in; a plain artifact has one, without a media type. */
+      variants: ArtifactVariant[];
       /** The first chunk's `append` flag; the later ones always append. */
       append: boolean;
       every: DelaySpec;
@@ -79,6 +79,19 @@ export type Step = (
       after: DelaySpec;
     }
 ) & { next: Next };
+
+/** One form of an artifact: the client's acceptedOutputModes choose by `mediaType` (none: anyone). */
+export interface ArtifactVariant {
+  mediaType?: string;
+  /** One entry per artifact-update event; a plain artifact is a single chunk. */
+  chunks: PartTemplate[][];
+}
+
+/** One form of a reply, chosen as an artifact's variants are. */
+export interface ReplyVariant {
+  mediaType?: string;
+  message: PartTemplate[];
+}
 
 export interface Branch {
   when: Condition;
@@ -110,7 +123,7 @@ export type Script =
    * and each step names the next, so branches, jumps and repeated questions are all just `next`.
    */
   | { kind: 'steps'; steps: Step[] }
-  | { kind: 'reply'; message: PartTemplate[]; after: DelaySpec }
+  | { kind: 'reply'; variants: ReplyVariant[]; after: DelaySpec }
   /** A protocol error instead of a task; without a message, the error table's. */
   | { kind: 'error'; type: A2AErrorType; message?: Text; after: DelaySpec };
 
@@ -128,6 +141,11 @@ export interface Scenario {
   vars: [string, DataTemplate][];
   script: Script;
   usesFaker: boolean;
+  /**
+   * The media types of each artifact or reply written with `variants`: a message whose
+   * acceptedOutputModes accept none of one list is refused before any task exists.
+   */
+  variantTypes: string[][];
   /** The chaos this scenario's tasks meet on the wire, unless a request says otherwise. */
   chaos?: ChaosLevel;
 }

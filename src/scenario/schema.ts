@@ -130,6 +130,26 @@ export const StatusStep = z.strictObject({
   after,
 });
 
+const MEDIA_TYPE_HINT = 'expected a media type such as "application/json"';
+const mediaType = z
+  .string({ error: MEDIA_TYPE_HINT })
+  .regex(/^[\w.+-]+\/[\w.+-]+$/, { error: MEDIA_TYPE_HINT })
+  .meta({ description: "What this variant is, matched against the client's acceptedOutputModes." });
+
+const parts = z.array(Part).min(1);
+const chunks = z
+  .array(z.union([z.string(), z.array(Part).min(1)]))
+  .min(1)
+  .meta({
+    description: 'Stream the artifact in chunks (append / lastChunk): each a text or a list of parts.',
+  });
+
+/** Exactly one of the keys is given. */
+const oneOf =
+  <K extends string>(...keys: K[]) =>
+  (value: Partial<Record<K, unknown>>) =>
+    keys.filter((key) => value[key] !== undefined).length === 1;
+
 export const ArtifactStep = z.strictObject({
   id,
   artifact: z
@@ -138,13 +158,19 @@ export const ArtifactStep = z.strictObject({
       name: z.string().optional(),
       description: z.string().optional(),
       metadata: Metadata.optional(),
-      parts: z.array(Part).min(1).optional(),
-      chunks: z
-        .array(z.union([z.string(), z.array(Part).min(1)]))
+      parts: parts.optional(),
+      chunks: chunks.optional(),
+      variants: z
+        .array(
+          z
+            .strictObject({ mediaType, parts: parts.optional(), chunks: chunks.optional() })
+            .refine(oneOf('parts', 'chunks'), { error: 'a variant needs either "parts" or "chunks"' }),
+        )
         .min(1)
         .optional()
         .meta({
-          description: 'Stream the artifact in chunks (append / lastChunk): each a text or a list of parts.',
+          description:
+            "The same artifact in several media types: the first the client's acceptedOutputModes accept is sent (the first of all without them); accepting none refuses the message with ContentTypeNotSupportedError.",
         }),
       every: Delay.optional().meta({ description: 'Delay between chunks.' }),
       append: z.boolean().optional().meta({
@@ -152,8 +178,8 @@ export const ArtifactStep = z.strictObject({
           'Send the first chunk with append: true too (later chunks always append): it adds to an artifact with the same id sent before, or starts one. Default: false.',
       }),
     })
-    .refine((a) => (a.parts === undefined) !== (a.chunks === undefined), {
-      error: 'an artifact needs either "parts" or "chunks", not both',
+    .refine(oneOf('parts', 'chunks', 'variants'), {
+      error: 'an artifact needs exactly one of "parts", "chunks" or "variants"',
     }),
   after,
 });
@@ -292,12 +318,23 @@ export const ScenarioFile = z
     }),
     steps: z.array(Step).min(1).optional(),
     reply: z
-      .strictObject({ message: MessageContent, after })
+      .strictObject({
+        message: MessageContent.optional(),
+        variants: z
+          .array(z.strictObject({ mediaType, message: MessageContent }))
+          .min(1)
+          .optional()
+          .meta({
+            description: "The same message in several media types, chosen as an artifact's variants are.",
+          }),
+        after,
+      })
+      .refine(oneOf('message', 'variants'), { error: 'a reply needs either "message" or "variants"' })
       .optional()
       .meta({ description: 'Answer with a direct Message instead of a Task.' }),
     error: ErrorAnswer.optional(),
   })
-  .refine((s) => [s.steps, s.reply, s.error].filter((script) => script !== undefined).length === 1, {
+  .refine(oneOf('steps', 'reply', 'error'), {
     error: 'a scenario needs exactly one of "steps", "reply" or "error"',
   })
   .meta({

@@ -4,7 +4,7 @@
  * inline YAML, no clock, a fixed seed.
  */
 import { describe, expect, it } from 'vitest';
-import { planError } from '../../../src/engine/plan.js';
+import { planError, planReply } from '../../../src/engine/plan.js';
 import { taskStreams } from '../../../src/lib/random.js';
 import {
   artifacts,
@@ -221,5 +221,55 @@ error: { type: InvalidParamsError, message: "No {{input.messageId}}", after: { m
       type: 'UnsupportedOperationError',
     });
     expect(() => turn(scenario, 'go')).toThrow(/answers with an error, not a task/);
+  });
+});
+
+describe('variants', () => {
+  const forecast = `
+description: a forecast in two forms
+steps:
+  - artifact:
+      name: Forecast
+      variants:
+        - mediaType: application/json
+          parts: [{ data: { city: Paris, tempC: 21 } }]
+        - mediaType: text/plain
+          chunks: ["Paris, ", "21 °C"]
+  - status: completed
+`;
+
+  it('send the first variant without acceptedOutputModes, the first accepted one with them', async () => {
+    const scenario = await inline(forecast);
+    expect(artifacts(turn(scenario, 'go')).map((a) => a.artifact.parts)).toEqual([
+      [{ kind: 'data', data: { city: 'Paris', tempC: 21 } }],
+    ]);
+    const text = turn(scenario, 'go', 'seed-1', { acceptedOutputModes: ['text/*'] });
+    expect(artifacts(text).map((a) => [a.artifact.parts, a.append, a.lastChunk])).toEqual([
+      [[{ kind: 'text', text: 'Paris, ' }], false, false],
+      [[{ kind: 'text', text: '21 °C' }], true, true],
+    ]);
+    expect(scenario.variantTypes).toEqual([['application/json', 'text/plain']]);
+  });
+
+  it('choose the form of a reply the same way', async () => {
+    const scenario = await inline(`
+description: a greeting in two forms
+reply:
+  variants:
+    - { mediaType: application/json, message: [{ data: { greeting: hello } }] }
+    - { mediaType: text/plain, message: Hello! }
+`);
+    const reply = (acceptedOutputModes?: string[]) =>
+      planReply({
+        scenario,
+        message: userMessage('hi'),
+        contextId: CONTEXT_ID,
+        nowMs: NOW,
+        streams: taskStreams('seed-1'),
+        ...(acceptedOutputModes && { acceptedOutputModes }),
+      }).message.parts;
+    expect(reply()).toEqual([{ kind: 'data', data: { greeting: 'hello' } }]);
+    expect(reply(['text/plain'])).toEqual([{ kind: 'text', text: 'Hello!' }]);
+    expect(() => reply(['image/png'])).toThrow(/accept none of application\/json, text\/plain/);
   });
 });
