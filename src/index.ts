@@ -16,7 +16,6 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { agentSummary, loadAgentDirs, type AgentDefinition } from './agents/load.js';
 import { AgentCards } from './bindings/agent-card.js';
-import type { AccessPolicy } from './bindings/shared/auth.js';
 import { agentCalls, tenantCalls, type BindingContext } from './bindings/shared/context.js';
 import { KeepAliveHub } from './bindings/shared/sse.js';
 import { DEFAULTS, VERSION, type SimulatorOptions } from './config.js';
@@ -136,7 +135,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   };
   const keepAlive = new KeepAliveHub(clock, options.keepAliveMs ?? DEFAULTS.keepAliveMs);
   const seed = options.seed ?? DEFAULTS.seed;
-  const serviceFor = (scenarios: readonly Scenario[], seed: string) =>
+  const serviceFor = (scenarios: readonly Scenario[], seed: string, inputModes: readonly string[]) =>
     new SimService({
       ...(push.enabled && {
         push: new PushDispatcher({ ...push, clock, seed, log: deliveries, encode: pushBody }),
@@ -146,7 +145,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
       clock,
       seed,
       speed: options.speed ?? DEFAULTS.speed,
-      inputModes: cardOptions.inputModes,
+      inputModes,
       closeStreamOnAuthRequired: options.closeStreamOnAuthRequired ?? DEFAULTS.closeStreamOnAuthRequired,
     });
   const bindingContext = (
@@ -154,7 +153,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     seed: string,
     cards: AgentCards,
     callContext: BindingContext['callContext'],
-    access?: AccessPolicy,
+    agent: Pick<BindingContext, 'access' | 'extensions'> = {},
   ): BindingContext => ({
     service: new ChaosService(service, {
       clock,
@@ -168,13 +167,13 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
     strictVersion: options.strictVersion ?? DEFAULTS.strictVersion,
     callContext,
-    ...(access && { access }),
+    ...agent,
     report: (error: unknown) => logger.error('unexpected error', error),
   });
   const scenarioSkills = (service: SimService) => () =>
     service.scenarios.list().flatMap((s) => (s.skill ? [s.skill] : []));
 
-  const service = serviceFor(loaded.scenarios, seed);
+  const service = serviceFor(loaded.scenarios, seed, cardOptions.inputModes);
   const context = bindingContext(
     service,
     seed,
@@ -183,40 +182,46 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   );
   // A seed of its own: what the root or another agent was asked never shifts this agent's ids.
   const agentSeed = (id: string) => `${seed}/agents/${id}`;
-  const agentServices = definitions.agents.map(({ id, scenarioIds }) =>
+  const agentServices = definitions.agents.map(({ id, scenarioIds, defaultInputModes }) =>
     serviceFor(
       loaded.scenarios.filter((s) => scenarioIds.includes(s.id)),
       agentSeed(id),
+      defaultInputModes ?? cardOptions.inputModes,
     ),
   );
-  const mounted = definitions.agents.map(
-    ({ id, code, workspaces, name, description, version, skills, security }, i) => {
-      const agentService = agentServices[i]!;
-      const cards = new AgentCards(
-        {
-          ...cardOptions,
-          name,
-          description,
-          version: version ?? cardOptions.version,
-          path: `/agents/${id}`,
-          ...(security && { security }),
-        },
-        skills ? () => skills : scenarioSkills(agentService),
-        clock,
-      );
-      const access = security && {
-        agentId: id,
-        security,
-        ...(options.apiKeys && { apiKeys: options.apiKeys }),
-      };
-      return {
-        id,
-        code,
-        workspaces,
-        context: bindingContext(agentService, agentSeed(id), cards, agentCalls(id), access),
-      };
-    },
-  );
+  const mounted = definitions.agents.map((definition, i) => {
+    const { id, code, workspaces, name, description, version, skills, security, extensions } = definition;
+    const agentService = agentServices[i]!;
+    const cards = new AgentCards(
+      {
+        ...cardOptions,
+        name,
+        description,
+        version: version ?? cardOptions.version,
+        path: `/agents/${id}`,
+        ...(security && { security }),
+        ...(extensions && { extensions }),
+        inputModes: definition.defaultInputModes ?? cardOptions.inputModes,
+        outputModes: definition.defaultOutputModes ?? cardOptions.outputModes,
+      },
+      skills ? () => skills : scenarioSkills(agentService),
+      clock,
+    );
+    const access = security && {
+      agentId: id,
+      security,
+      ...(options.apiKeys && { apiKeys: options.apiKeys }),
+    };
+    return {
+      id,
+      code,
+      workspaces,
+      context: bindingContext(agentService, agentSeed(id), cards, agentCalls(id), {
+        ...(access && { access }),
+        ...(extensions && { extensions }),
+      }),
+    };
+  });
   const gatewayPrefix = normalizePrefix(options.gatewayPrefix ?? DEFAULTS.gatewayPrefix);
   // The control plane: what happened, live, and the means to steer it.
   const bus = new SimEventBus(() => clock.now());
@@ -361,7 +366,9 @@ async function checkScenarioDirs(dirs: readonly string[]): Promise<void> {
     const found = await stat(dir).catch(() => undefined);
     if (!found) throw new Error(`Failed to start: the scenario directory "${dir}" does not exist.`);
     if (!found.isDirectory()) {
-      throw new Error(`Failed to start: "${dir}" is not a directory; -s takes a directory of scenario files.`);
+      throw new Error(
+        `Failed to start: "${dir}" is not a directory; -s takes a directory of scenario files.`,
+      );
     }
   }
 }

@@ -7,7 +7,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { displayPath, parseWithSchema, readSource, type FileIssue } from '../lib/yaml-file.js';
 import type { SkillInfo } from '../scenario/model.js';
-import { AgentFile, type AgentSecurity } from './schema.js';
+import { AgentFile, type AgentExtension, type AgentSecurity } from './schema.js';
 
 export interface AgentDefinition {
   /** The file name without `.agent.yaml`; the agent lives at `/agents/{id}/`. */
@@ -25,6 +25,11 @@ export interface AgentDefinition {
   /** Replaces the skills of its scenarios on its card. */
   skills?: SkillInfo[];
   security?: AgentSecurity;
+  /** Declared on its card; a `required` one must be activated by every call. */
+  extensions?: AgentExtension[];
+  /** Replace the simulator's modes on its card, and the media types its message parts may have. */
+  defaultInputModes?: string[];
+  defaultOutputModes?: string[];
   /** Where the gateway exposes it; `"*"` is any workspace. */
   workspaces: string[];
 }
@@ -155,6 +160,9 @@ export function parseAgent(
         })),
       }),
       ...(raw.security && { security: raw.security }),
+      ...(raw.capabilities?.extensions && { extensions: raw.capabilities.extensions }),
+      ...(raw.defaultInputModes && { defaultInputModes: raw.defaultInputModes }),
+      ...(raw.defaultOutputModes && { defaultOutputModes: raw.defaultOutputModes }),
       workspaces: raw.workspaces ?? ['*'],
     },
     issues: [],

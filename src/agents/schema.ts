@@ -3,7 +3,7 @@
  * validates with it, and `a2a-sim schema --agent` writes `scenarios/agent.schema.json` from it.
  */
 import { z } from 'zod';
-import { Skill } from '../scenario/schema.js';
+import { Json, Skill } from '../scenario/schema.js';
 
 const NAME = /^[A-Za-z0-9][\w.-]*$/;
 const NAME_HINT = 'use letters, digits, "-", "_" and "."';
@@ -39,6 +39,31 @@ export const AgentSecurity = z
       'How callers authenticate, declared on the agent card; requests without a credential get 401. With both, either one is enough.',
   });
 
+export const AgentExtension = z
+  .strictObject({
+    uri: z.string().min(1).meta({ description: 'The extension, e.g. "https://example.com/ext/geo/v1".' }),
+    description: z.string().optional(),
+    required: z.boolean().optional().meta({
+      description:
+        'Clients must activate it: every call that does not name its URI in the A2A-Extensions header (v0.3: X-A2A-Extensions) fails with ExtensionSupportRequiredError. Default: false.',
+    }),
+    params: z
+      .record(z.string(), Json)
+      .optional()
+      .meta({ description: 'Its configuration, as the card shows it.' }),
+  })
+  .meta({
+    description: 'An A2A extension the agent supports, declared on its card (capabilities.extensions).',
+  });
+
+const MODES_HINT = 'expected a list of media types such as ["text/plain"]';
+const modes = (description: string) =>
+  z
+    .array(z.string({ error: MODES_HINT }).min(1, { error: MODES_HINT }), { error: MODES_HINT })
+    .min(1, { error: MODES_HINT })
+    .optional()
+    .meta({ description });
+
 export const AgentFile = z
   .strictObject({
     $schema: z.string().optional(),
@@ -61,6 +86,23 @@ export const AgentFile = z
       .optional()
       .meta({ description: "The card's skills. Default: the skills of the agent's scenarios." }),
     security: AgentSecurity.optional(),
+    capabilities: z
+      .strictObject({
+        extensions: z
+          .array(AgentExtension)
+          .optional()
+          .refine((list) => new Set(list?.map((e) => e.uri)).size === (list?.length ?? 0), {
+            error: 'each extension uri may appear once',
+          }),
+      })
+      .optional()
+      .meta({ description: "What the card's capabilities declare beyond streaming and push notifications." }),
+    defaultInputModes: modes(
+      "Media types the agent takes in message parts; a part of another type is refused with ContentTypeNotSupportedError. Default: the simulator's.",
+    ),
+    defaultOutputModes: modes(
+      "Media types the agent answers in, as the card says. Default: the simulator's.",
+    ),
     workspaces: z
       .array(z.string().min(1))
       .optional()
@@ -74,6 +116,7 @@ export const AgentFile = z
 
 export type RawAgent = z.infer<typeof AgentFile>;
 export type AgentSecurity = z.infer<typeof AgentSecurity>;
+export type AgentExtension = z.infer<typeof AgentExtension>;
 
 /** The JSON Schema of agent files, for editors (`a2a-sim schema --agent`, `scenarios/agent.schema.json`). */
 export function agentJsonSchema(): Record<string, unknown> {

@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AgentSecurity } from '../agents/schema.js';
+import type { AgentExtension, AgentSecurity } from '../agents/schema.js';
 import type { Clock } from '../lib/clock.js';
 import type { SkillInfo } from '../scenario/model.js';
 
@@ -45,6 +45,8 @@ export interface AgentCardOptions {
   outputModes: readonly string[];
   /** The card a request that names no `A2A-Version` gets. */
   format: CardFormat;
+  /** capabilities.extensions, in both card versions. */
+  extensions?: readonly AgentExtension[];
 }
 
 type Card = Record<string, unknown>;
@@ -98,6 +100,7 @@ export class AgentCards {
       capabilities: {
         streaming: true,
         pushNotifications: o.pushNotifications,
+        ...(o.extensions?.length && { extensions: o.extensions.map((e) => ({ ...e })) }),
         extendedAgentCard: o.extendedCard,
       },
       ...(o.security && securityV1(o.security)),
@@ -125,6 +128,7 @@ export class AgentCards {
         streaming: true,
         pushNotifications: o.pushNotifications,
         stateTransitionHistory: false,
+        ...(o.extensions?.length && { extensions: o.extensions.map((e) => ({ ...e })) }),
       },
       defaultInputModes: [...o.inputModes],
       defaultOutputModes: [...o.outputModes],

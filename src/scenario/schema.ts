@@ -52,7 +52,7 @@ export const Delay = z.union([Duration, DelayDistribution]).meta({
     'A fixed duration, or a seeded draw: {min, max}, {mean, stddev} or {mean, distribution: exponential}.',
 });
 
-const Json: z.ZodType<JsonValue> = z
+export const Json: z.ZodType<JsonValue> = z
   .lazy(() =>
     z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(Json), z.record(z.string(), Json)]),
   )

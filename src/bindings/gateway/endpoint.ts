@@ -12,6 +12,7 @@ import type { Request, Response } from 'express';
 import { A2AError, type A2AErrorType } from '../../domain/errors.js';
 import { JSONRPC_V03 } from '../jsonrpc-v03/methods.js';
 import type { BindingContext } from '../shared/context.js';
+import { negotiateExtensions } from '../shared/extensions.js';
 import { jsonRpcHttpStatus } from '../shared/jsonrpc.js';
 import { jsonRpcEndpoint, type EndpointRouting, type JsonRpcDialect } from '../shared/jsonrpc-endpoint.js';
 
@@ -57,6 +58,7 @@ export function gatewayEndpoint(base: BindingContext, options: GatewayOptions) {
     resolve: (request, req, res) => {
       const workspace = authorize(req, res, options.apiKeys);
       const agent = selectAgent(request.envelope, workspace, options.agents);
+      if (agent.context.extensions) negotiateExtensions(req, res, agent.context.extensions);
       return {
         ...agent.context,
         // The gateway checked the key; the agent's own declared security is for its direct endpoints.

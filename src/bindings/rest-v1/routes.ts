@@ -7,6 +7,7 @@ import { A2AError, ConnectionFault } from '../../domain/errors.js';
 import type { CallContext } from '../../runtime/service.js';
 import { callFor, type BindingContext } from '../shared/context.js';
 import { authenticate } from '../shared/auth.js';
+import { negotiateExtensions } from '../shared/extensions.js';
 import { asA2AError } from '../shared/errors.js';
 import {
   declaredVersion,
@@ -79,6 +80,7 @@ async function handle(
   url: URL,
 ): Promise<void> {
   if (context.access) authenticate(req, res, context.access);
+  if (context.extensions) negotiateExtensions(req, res, context.extensions);
   const mediaType = responseMediaType(req);
   if (!route.allow.includes(req.method)) {
     const error = methodNotAllowed(req.method, url.pathname, route.allow);

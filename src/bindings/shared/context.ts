@@ -1,5 +1,6 @@
 /** What every binding is built from: the service, the stream keep-alive, the cards, and limits. */
 import type { IncomingMessage } from 'node:http';
+import type { AgentExtension } from '../../agents/schema.js';
 import type { PushDialect } from '../../domain/types.js';
 import type { A2AService, CallContext, WireRequest } from '../../runtime/service.js';
 import type { AgentCards } from '../agent-card.js';
@@ -17,6 +18,8 @@ export interface BindingContext {
   callContext(tenant?: string): CallContext;
   /** Who may call the agent; absent, anyone may. Its card stays public either way. */
   access?: AccessPolicy;
+  /** The extensions its card declares: required ones must be activated by every call but the card's. */
+  extensions?: readonly AgentExtension[];
   /** Reports an unexpected error (a simulator bug) to the log. */
   report(error: unknown): void;
 }

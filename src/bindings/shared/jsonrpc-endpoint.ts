@@ -20,6 +20,7 @@ import {
   sendJson,
 } from './http.js';
 import { authenticate } from './auth.js';
+import { negotiateExtensions } from './extensions.js';
 import {
   EnvelopeError,
   jsonRpcHttpStatus,
@@ -71,6 +72,7 @@ function agentRouting(context: BindingContext): EndpointRouting {
     negotiatesVersion: true,
     resolve: (_request, req, res) => {
       if (context.access) authenticate(req, res, context.access);
+      if (context.extensions) negotiateExtensions(req, res, context.extensions);
       return context;
     },
     httpStatus: jsonRpcHttpStatus,

@@ -78,6 +78,41 @@ describe('parseAgent', () => {
     });
   });
 
+  it('keeps the card extensions and default modes as declared', () => {
+    const text = valid(
+      'capabilities:',
+      '  extensions:',
+      '    - { uri: "urn:x:required", required: true }',
+      '    - { uri: "https://example.com/ext/geo/v1", description: Where, params: { precision: 3 } }',
+      'defaultInputModes: [text/plain]',
+      'defaultOutputModes: [text/plain, application/json]',
+    );
+    const { agent, issues } = parseAgent('shop', FILE, text, { scenarioIds: SCENARIOS });
+    expect(issues).toEqual([]);
+    expect(agent).toMatchObject({
+      extensions: [
+        { uri: 'urn:x:required', required: true },
+        { uri: 'https://example.com/ext/geo/v1', description: 'Where', params: { precision: 3 } },
+      ],
+      defaultInputModes: ['text/plain'],
+      defaultOutputModes: ['text/plain', 'application/json'],
+    });
+  });
+
+  it('reports an extension declared twice, and modes that are not a list of media types', () => {
+    const text = valid(
+      'capabilities:',
+      '  extensions: [{ uri: "urn:x" }, { uri: "urn:x" }]',
+      'defaultInputModes: text/plain',
+      'defaultOutputModes: []',
+    );
+    expect(problems(text)).toEqual([
+      `${FILE}:${lineOf(text, 'extensions')} capabilities.extensions: each extension uri may appear once`,
+      `${FILE}:${lineOf(text, 'defaultInputModes')} defaultInputModes: expected a list of media types such as ["text/plain"]`,
+      `${FILE}:${lineOf(text, 'defaultOutputModes')} defaultOutputModes: expected a list of media types such as ["text/plain"]`,
+    ]);
+  });
+
   it('reports a bad field with its line and path', () => {
     const text = valid('security:', '  apiKey:', '    header: X API Key', 'workspaces: ws-1');
     expect(problems(text)).toEqual([

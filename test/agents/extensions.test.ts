@@ -1,0 +1,160 @@
+/**
+ * Card fields from agent files: `capabilities.extensions` and the default modes on both card
+ * versions, a required extension enforced on every binding of its agent (ExtensionSupportRequiredError
+ * unless the call activates it), and the activated extensions echoed in the header the client used.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSim, type TestSim } from '../helpers/sim.js';
+
+const REQUIRED = 'urn:example:required';
+const OPTIONAL = 'https://example.com/ext/geo/v1';
+
+let dir: string;
+let t: TestSim;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'a2a-sim-extensions-'));
+  const agent = [
+    'name: Strict',
+    'description: Needs an extension.',
+    'scenarios: [weather]',
+    'capabilities:',
+    '  extensions:',
+    `    - { uri: "${REQUIRED}", description: Must be on, required: true }`,
+    `    - { uri: "${OPTIONAL}", params: { precision: 3 } }`,
+    'defaultInputModes: [text]',
+    'defaultOutputModes: [text/plain]',
+  ];
+  await writeFile(path.join(dir, 'strict.agent.yaml'), agent.join('\n'));
+  t = await startSim({ scenarioDirs: [dir], speed: 0 });
+});
+afterAll(async () => {
+  await t.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function call(route: string, body: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(`${t.url}${route}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  return { response, body: (await response.json()) as any };
+}
+
+const v1Message = { message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'weather today?' }] } };
+const v03Message = {
+  message: {
+    kind: 'message',
+    messageId: 'm-1',
+    role: 'user',
+    parts: [{ kind: 'text', text: 'weather today?' }],
+  },
+};
+const rpc = (method: string, params: unknown, extra = {}) => ({
+  jsonrpc: '2.0',
+  id: 3,
+  method,
+  params,
+  ...extra,
+});
+
+describe('card fields from the agent file', () => {
+  it.each([
+    ['1.0', 'extendedAgentCard'],
+    ['0.3', 'stateTransitionHistory'],
+  ])('declares the extensions and default modes on the v%s card', async (version, versionOnly) => {
+    const card: any = await (
+      await fetch(`${t.url}/agents/strict/.well-known/agent-card.json`, {
+        headers: { 'A2A-Version': version },
+      })
+    ).json();
+    expect(card.capabilities).toHaveProperty(versionOnly);
+    expect(card.capabilities.extensions).toEqual([
+      { uri: REQUIRED, description: 'Must be on', required: true },
+      { uri: OPTIONAL, params: { precision: 3 } },
+    ]);
+    expect(card.defaultInputModes).toEqual(['text']);
+    expect(card.defaultOutputModes).toEqual(['text/plain']);
+  });
+
+  it("keeps the simulator's modes, and no extensions, on the other agents' cards", async () => {
+    const card: any = await (await fetch(`${t.url}/agents/explore/.well-known/agent-card.json`)).json();
+    expect(card.capabilities).not.toHaveProperty('extensions');
+    expect(card.defaultInputModes).toContain('application/json');
+  });
+
+  it("refuses a part in a media type outside the agent's input modes", async () => {
+    const message = { messageId: 'm-2', role: 'ROLE_USER', parts: [{ raw: 'AA==', mediaType: 'image/png' }] };
+    const { body } = await call('/agents/strict/message:send', { message }, { 'A2A-Extensions': REQUIRED });
+    expect(body.error.details[0].reason).toBe('CONTENT_TYPE_NOT_SUPPORTED');
+  });
+});
+
+/** Each binding of the agent: a send, and where its error code is. */
+const BINDINGS = [
+  {
+    name: 'REST',
+    send: (headers: Record<string, string>) =>
+      call('/agents/strict/message:send', v1Message, { 'A2A-Version': '1.0', ...headers }),
+    refusal: ({ response, body }: any) => [response.status, body.error.status, body.error.details[0].reason],
+    expected: [400, 'FAILED_PRECONDITION', 'EXTENSION_SUPPORT_REQUIRED'],
+    ok: ({ body }: any) => body.task.status.state,
+  },
+  {
+    name: 'JSON-RPC 1.0',
+    send: (headers: Record<string, string>) =>
+      call('/agents/strict/', rpc('SendMessage', v1Message), { 'A2A-Version': '1.0', ...headers }),
+    refusal: ({ body }: any) => [body.error.code, body.error.data[0].reason],
+    expected: [-32008, 'EXTENSION_SUPPORT_REQUIRED'],
+    ok: ({ body }: any) => body.result.task.status.state,
+  },
+  {
+    name: 'JSON-RPC 0.3',
+    send: (headers: Record<string, string>) =>
+      call('/agents/strict/', rpc('message/send', v03Message), headers),
+    refusal: ({ body }: any) => [body.error.code, body.error.data.reason],
+    expected: [-32008, 'EXTENSION_SUPPORT_REQUIRED'],
+    ok: ({ body }: any) => body.result.status.state,
+  },
+  {
+    name: 'gateway',
+    send: (headers: Record<string, string>) =>
+      call('/agents/a2a', rpc('message/send', v03Message, { agent_code: 'strict' }), headers),
+    refusal: ({ body }: any) => [body.error.code, body.error.data.reason],
+    expected: [-32008, 'EXTENSION_SUPPORT_REQUIRED'],
+    ok: ({ body }: any) => body.result.status.state,
+  },
+];
+
+describe.each(BINDINGS)('a required extension over $name', (binding) => {
+  it('refuses a call that does not activate it, naming it', async () => {
+    const answer = await binding.send({ 'A2A-Extensions': OPTIONAL });
+    expect(binding.refusal(answer)).toEqual(binding.expected);
+    expect(JSON.stringify(answer.body)).toContain(REQUIRED);
+  });
+
+  it('serves a call that activates it, and echoes what was activated in the header used', async () => {
+    const v1 = await binding.send({ 'A2A-Extensions': `${REQUIRED}, ${OPTIONAL}, urn:unknown` });
+    expect(binding.ok(v1)).toMatch(/completed/i);
+    expect(v1.response.headers.get('A2A-Extensions')).toBe(`${REQUIRED},${OPTIONAL}`);
+    const v03 = await binding.send({ 'X-A2A-Extensions': REQUIRED });
+    expect(binding.ok(v03)).toMatch(/completed/i);
+    expect(v03.response.headers.get('X-A2A-Extensions')).toBe(REQUIRED);
+    expect(v03.response.headers.get('A2A-Extensions')).toBeNull();
+  });
+});
+
+describe('a required extension on other operations', () => {
+  it('guards every call to the agent but its public card', async () => {
+    const get = await fetch(`${t.url}/agents/strict/tasks/nope`, { headers: { 'A2A-Version': '1.0' } });
+    expect(((await get.json()) as any).error.details[0].reason).toBe('EXTENSION_SUPPORT_REQUIRED');
+    const found = await fetch(`${t.url}/agents/strict/tasks/nope`, {
+      headers: { 'A2A-Version': '1.0', 'A2A-Extensions': REQUIRED },
+    });
+    expect(found.status).toBe(404);
+  });
+});
