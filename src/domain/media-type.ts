@@ -1,7 +1,7 @@
 /**
  * Media type negotiation (§3.2.1, §4.1): the modes a side accepts against the media type of what
- * the other sends. A mode may be a wildcard: `image/*`, `*` + `/*`, or a bare `text`, which the
- * older cards wrote for "any text".
+ * the other sends. A mode may be a wildcard: a family such as `image/*`, any type at all, or a
+ * bare `text`, which older cards wrote for "any text".
  */
 
 /**

@@ -2,8 +2,9 @@
  * The regular expressions written in scenario files: `text: /.../`, `messageId.regex`, the
  * `capture` template helper. They run on re2js, a JavaScript port of RE2, whose matching time is
  * linear in the text: JavaScript's backtracking engine takes seconds, then minutes, on a pattern
- * such as `from (.+?) to (.+)` against "from from from ...", and a server runs one request at a
- * time. On top of that, patterns read at most the first {@link MATCH_TEXT_LIMIT} characters.
+ * such as `from (.+?) to (.+)` against "from from from ...", holding the one event loop that
+ * serves every client. On top of that, patterns read at most the first {@link MATCH_TEXT_LIMIT}
+ * characters.
  *
  * @note Lookaround and backreferences have no linear-time implementation, so RE2 lacks them; a
  * pattern using them is refused at load rather than run on the native engine, where no bound on

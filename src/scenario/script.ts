@@ -11,8 +11,8 @@
 import { isTerminal } from '../domain/lifecycle.js';
 import type { TaskState } from '../domain/types.js';
 import { formatPath, type IssuePath } from '../lib/yaml-file.js';
-import { END, type Condition, type Next, type Step } from './model.js';
-import type { RawCondition, RawStep } from './schema.js';
+import { END, type Branch, type Condition, type Next, type Step } from './model.js';
+import type { RawCondition, RawInputStep, RawStep } from './schema.js';
 
 /** What the scenario compiler lends the script builder. */
 export interface ScriptCompiler {
@@ -51,36 +51,35 @@ class ScriptBuilder {
   list(raw: readonly RawStep[], path: IssuePath, after: Target): Target {
     const at = raw.map((step, i) => this.add(step, [...path, i]));
     at.forEach((index, i) => {
-      this.previous[index] = at[i - 1];
-      const next = i + 1 < at.length ? at[i + 1]! : after;
+      const next = at[i + 1] ?? after;
       const step = this.steps[index]!;
+      this.previous[index] = at[i - 1];
       this.link(next, (to) => (step.next = to));
-      const input = raw[i]!;
-      if (step.kind === 'input' && 'input' in input) {
-        const { branches = [], repeat = false } = input.input;
-        step.branches = branches.map((branch, b) => {
-          const where = [...path, i, 'input', 'branches', b];
-          if (!branch.steps && branch.goto === undefined && !repeat) {
-            this.compiler.report(
-              where,
-              'a branch needs "steps", a "goto", or "repeat: true" on its input step',
-            );
-          }
-          const end: Target =
-            branch.goto !== undefined
-              ? { goto: branch.goto, path: [...where, 'goto'] }
-              : repeat
-                ? index
-                : next;
-          const compiled = { when: this.compiler.condition(branch.when, [...where, 'when']), next: END };
-          this.link(this.list(branch.steps ?? [], [...where, 'steps'], end), (to) => {
-            compiled.next = to;
-          });
-          return compiled;
-        });
+      const source = raw[i]!;
+      if (step.kind === 'input' && 'input' in source) {
+        step.branches = this.branches(source, index, next, [...path, i, 'input']);
       }
     });
     return at[0] ?? after;
+  }
+
+  /**
+   * An input step's branches, each leading to its first step. A branch's end leads to its `goto`,
+   * else back to the input step when it repeats, else on to what follows the input step (`next`).
+   */
+  private branches(raw: RawInputStep, input: number, next: Target, path: IssuePath): Branch[] {
+    const { branches = [], repeat = false } = raw.input;
+    return branches.map((branch, b) => {
+      const at = [...path, 'branches', b];
+      if (!branch.steps && branch.goto === undefined && !repeat) {
+        this.compiler.report(at, 'a branch needs "steps", a "goto", or "repeat: true" on its input step');
+      }
+      const end: Target =
+        branch.goto !== undefined ? { goto: branch.goto, path: [...at, 'goto'] } : repeat ? input : next;
+      const compiled: Branch = { when: this.compiler.condition(branch.when, [...at, 'when']), next: END };
+      this.link(this.list(branch.steps ?? [], [...at, 'steps'], end), (to) => (compiled.next = to));
+      return compiled;
+    });
   }
 
   /** Links every `goto` to its step; false when some name no step. */
