@@ -11,7 +11,7 @@ import { restV1 } from './bindings/rest-v1/routes.js';
 import { toRestStatus } from './bindings/rest-v1/errors.js';
 import type { BindingContext } from './bindings/shared/context.js';
 import { asA2AError } from './bindings/shared/errors.js';
-import { declaredVersion, sendJson } from './bindings/shared/http.js';
+import { declaredVersion, requestTarget, sendJson } from './bindings/shared/http.js';
 import { jsonRpcEndpoint } from './bindings/shared/jsonrpc-endpoint.js';
 import { journalRequests } from './admin/journal.js';
 import { adminRoutes, type ControlPlane } from './admin/routes.js';
@@ -75,7 +75,7 @@ function agentRoutes(context: BindingContext): Router {
   const router = express.Router();
   const card = (req: Request, res: Response) => {
     try {
-      context.cards.serve(req, res, declaredVersion(req, new URL(req.url, 'http://localhost').searchParams));
+      context.cards.serve(req, res, declaredVersion(req, requestTarget(req.url).query));
     } catch (error) {
       const { httpStatus, body } = toRestStatus(asA2AError(error, context.report));
       sendJson(res, httpStatus, body, 'application/json');

@@ -4,6 +4,7 @@
  * `?token=` for a browser or a WebSocket) and nobody else.
  */
 import type { IncomingMessage } from 'node:http';
+import { requestTarget } from '../bindings/shared/http.js';
 import { A2AError } from '../domain/errors.js';
 
 /** Returns when the request may use the control plane; throws Unauthenticated or PermissionDenied. */
@@ -32,8 +33,7 @@ function presentedToken(req: IncomingMessage): string | undefined {
   if (bearer) return bearer[1];
   const header = req.headers['x-admin-token'];
   if (typeof header === 'string' && header !== '') return header;
-  const query = new URL(req.url ?? '/', 'http://localhost').searchParams.get('token');
-  return query ?? undefined;
+  return requestTarget(req.url).query.get('token') ?? undefined;
 }
 
 export function isLoopback(address: string | undefined): boolean {

@@ -8,6 +8,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { requestTarget } from '../bindings/shared/http.js';
 
 /** Resolved like `BUILTIN_SCENARIO_DIR`: two levels up from this module is the package root. */
 export const DASHBOARD_DIR = fileURLToPath(new URL('../../src/admin/dashboard', import.meta.url));
@@ -27,10 +28,15 @@ export function dashboardFiles() {
     setHeaders: (res) => res.setHeader('Cache-Control', 'no-cache'),
   });
   return (req: Request, res: Response, next: NextFunction): void => {
+    // The page and its files sit directly under /_sim/: `/_sim//` or `/_sim//app.js` name nothing.
+    if (!/^\/[^/]*$/.test(req.path)) {
+      next();
+      return;
+    }
     // The page loads its files and calls the API by relative URLs, which need the trailing slash.
-    const url = new URL(req.originalUrl, 'http://localhost');
-    if ((req.method === 'GET' || req.method === 'HEAD') && req.path === '/' && !url.pathname.endsWith('/')) {
-      res.redirect(301, `${url.pathname}/${url.search}`);
+    const { pathname, search } = requestTarget(req.originalUrl);
+    if ((req.method === 'GET' || req.method === 'HEAD') && req.path === '/' && !pathname.endsWith('/')) {
+      res.redirect(301, `${pathname}/${search}`);
       return;
     }
     files(req, res, next);

@@ -8,6 +8,7 @@ import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocket, WebSocketServer } from 'ws';
 import { toRestStatus } from '../bindings/rest-v1/errors.js';
+import { requestTarget } from '../bindings/shared/http.js';
 import { toWireStreamResponse } from '../bindings/shared/proto-json.js';
 import { A2AError, invalidParams } from '../domain/errors.js';
 import type { Logger } from '../lib/log.js';
@@ -79,8 +80,8 @@ export function attachFeed(server: Server, plane: FeedSource, options: FeedOptio
     ));
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname !== FEED_PATH) {
+    const { pathname, query } = requestTarget(req.url);
+    if (pathname !== FEED_PATH) {
       refuse(
         socket,
         new A2AError('MethodNotFoundError', `Not found: only ${FEED_PATH} accepts a WebSocket upgrade.`),
@@ -90,7 +91,7 @@ export function attachFeed(server: Server, plane: FeedSource, options: FeedOptio
     let filter: FeedFilter;
     try {
       checkAdminAccess(req, plane.adminToken);
-      filter = filterOf(url.searchParams);
+      filter = filterOf(query);
     } catch (error) {
       // An upgrade listener must not throw: that would take the whole server down.
       if (!(error instanceof A2AError)) options.logger?.error('feed: failed to accept a watcher', error);

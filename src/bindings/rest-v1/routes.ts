@@ -16,8 +16,10 @@ import {
   lastEventId,
   parseJson,
   readBody,
+  requestTarget,
   requireJsonBody,
   sendJson,
+  type RequestTarget,
 } from '../shared/http.js';
 import {
   fromWirePushConfig,
@@ -48,10 +50,10 @@ const STREAM_ENCODING: StreamEncoding = {
 /** Express middleware: handles the REST paths, passes anything else on. */
 export function restV1(context: BindingContext) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    const url = new URL(req.url, 'http://localhost');
+    const target = requestTarget(req.url);
     let route: RestRoute | undefined;
     try {
-      route = matchRestPath(url.pathname);
+      route = matchRestPath(target.pathname);
     } catch (error) {
       sendError(req, res, asA2AError(error, context.report));
       return;
@@ -60,7 +62,7 @@ export function restV1(context: BindingContext) {
       next();
       return;
     }
-    handle(context, route, req, res, url).catch((error: unknown) => {
+    handle(context, route, req, res, target).catch((error: unknown) => {
       if (error instanceof ConnectionFault) {
         dropConnection(res, error.mode);
         return;
@@ -77,17 +79,17 @@ async function handle(
   route: RestRoute,
   req: Request,
   res: Response,
-  url: URL,
+  { pathname, query }: RequestTarget,
 ): Promise<void> {
   if (context.access) authenticate(req, res, context.access);
   if (context.extensions) negotiateExtensions(req, res, context.extensions);
   const mediaType = responseMediaType(req);
   if (!route.allow.includes(req.method)) {
-    const error = methodNotAllowed(req.method, url.pathname, route.allow);
+    const error = methodNotAllowed(req.method, pathname, route.allow);
     sendJson(res, 405, toRestStatus(error).body, mediaType, { Allow: route.allow.join(', ') });
     return;
   }
-  const version = declaredVersion(req, url.searchParams);
+  const version = declaredVersion(req, query);
   if (context.strictVersion && version !== '1.0') {
     throw new A2AError(
       'VersionNotSupportedError',
@@ -123,12 +125,12 @@ async function handle(
       sendJson(
         res,
         200,
-        toWireTask(await service.getTask(op.id, fromRestHistoryLength(url.searchParams), ctx)),
+        toWireTask(await service.getTask(op.id, fromRestHistoryLength(query), ctx)),
         mediaType,
       );
       return;
     case 'list': {
-      const page = await service.listTasks(fromRestListQuery(url.searchParams), ctx);
+      const page = await service.listTasks(fromRestListQuery(query), ctx);
       sendJson(res, 200, { ...page, tasks: page.tasks.map(toWireTask) }, mediaType);
       return;
     }
@@ -161,7 +163,7 @@ async function handle(
           mediaType,
         );
       } else {
-        const { page } = fromRestPushConfigsQuery(url.searchParams, taskId);
+        const { page } = fromRestPushConfigsQuery(query, taskId);
         sendJson(
           res,
           200,

@@ -2,7 +2,7 @@
  * The parts of an error body every binding shares: the `google.rpc` detail objects, and the rule
  * that anything that is not an A2AError is an internal error (logged, never leaked as a crash).
  */
-import { A2AError } from '../../domain/errors.js';
+import { A2AError, invalidParams } from '../../domain/errors.js';
 
 export const ERROR_DOMAIN = 'a2a-protocol.org';
 
@@ -28,13 +28,34 @@ function errorInfo(reason: string, metadata?: Record<string, string | number>): 
   };
 }
 
-/** Any thrown value as an A2AError; unexpected ones become InternalError and are reported. */
+/**
+ * Any thrown value as an A2AError: a request the HTTP layer refused is the client's error; anything
+ * else unexpected becomes InternalError and is reported.
+ */
 export function asA2AError(error: unknown, report: (error: unknown) => void): A2AError {
   if (error instanceof A2AError) return error;
+  const refused = requestError(error);
+  if (refused) return refused;
   report(error);
   const reason = error instanceof Error ? error.message : String(error);
   return new A2AError(
     'InternalError',
     `Internal error: ${reason}. This is a simulator bug; please report it.`,
   );
+}
+
+/**
+ * What express and its middleware throw at a bad request, following the http-errors convention of a
+ * 4xx `status`: the router decodes `:params` in paths, and `%ZZ` there throws a URIError.
+ */
+function requestError(error: unknown): A2AError | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const status = (error as { status?: unknown }).status;
+  if (typeof status !== 'number' || status < 400 || status > 499) return undefined;
+  if (error instanceof URIError) {
+    return invalidParams([
+      { field: 'path', description: `${error.message}: not valid percent-encoding (write "%" as %25)` },
+    ]);
+  }
+  return new A2AError('InvalidRequestError', `Invalid request: ${error.message}.`, { httpStatus: status });
 }

@@ -42,6 +42,39 @@ export function readBody(req: IncomingMessage, limitBytes: number): Promise<stri
   });
 }
 
+export interface RequestTarget {
+  /** As written, still percent-encoded: `/tasks/a%2Fb`. */
+  pathname: string;
+  /** As written: `?pageSize=1`, or `""`. */
+  search: string;
+  query: URLSearchParams;
+}
+
+/**
+ * The path and query of a request target (`req.url`), read the way express routes it. `new URL(target,
+ * base)` is not that: it reads `//x/y` as the host `x` and throws on `//` or `//:80`, which any
+ * client may send.
+ *
+ * @example requestTarget('//evil/tasks?pageSize=1') // → { pathname: '//evil/tasks', search: '?pageSize=1', … }
+ */
+export function requestTarget(target: string | undefined = '/'): RequestTarget {
+  let text = target;
+  // The absolute form (`GET http://host/path`) is for proxies, but a server must accept it (RFC 9112 §3.2.2).
+  if (!text.startsWith('/') && URL.canParse(text)) {
+    const url = new URL(text);
+    text = url.pathname + url.search;
+  }
+  const hash = text.indexOf('#');
+  if (hash >= 0) text = text.slice(0, hash);
+  const question = text.indexOf('?');
+  const search = question < 0 ? '' : text.slice(question);
+  return {
+    pathname: question < 0 ? text : text.slice(0, question),
+    search,
+    query: new URLSearchParams(search),
+  };
+}
+
 /** The media type without parameters, lowercased: `application/json; charset=utf-8` → `application/json`. */
 export function mediaTypeOf(req: IncomingMessage): string | undefined {
   const header = req.headers['content-type'];
