@@ -120,26 +120,31 @@ export interface ChaosLevel {
 
 export class ChaosSyntaxError extends Error {}
 
-const HEADER_KEYS: Readonly<Record<string, (value: string, into: RawChaosProfile) => void>> = {
-  'drop-after': (v, p) => (p.drop = { ...p.drop, afterEvents: integer(v, 'drop-after') }),
-  'drop-after-ms': (v, p) => (p.drop = { ...p.drop, afterMs: duration(v, 'drop-after-ms') }),
-  'drop-rate': (v, p) => (p.drop = { ...p.drop, probability: probability(v, 'drop-rate') }),
-  'drop-mode': (v, p) => (p.drop = { ...p.drop, mode: oneOf(v, DROP_MODES, 'drop-mode') }),
-  duplicate: (v, p) => (p.duplicate = { ...p.duplicate, probability: probability(v, 'duplicate') }),
-  'duplicate-late': (v, p) => (p.duplicate = { ...p.duplicate, lateBy: integer(v, 'duplicate-late') }),
-  latency: (v, p) => (p.latency = { ...p.latency, firstByte: duration(v, 'latency') }),
-  jitter: (v, p) => (p.latency = { ...p.latency, perEvent: { min: 0, max: duration(v, 'jitter') } }),
-  error: (v, p) => (p.errors = { ...p.errors, kind: oneOf(v, CALL_ERRORS, 'error') }),
-  'error-rate': (v, p) => (p.errors = { ...p.errors, rate: probability(v, 'error-rate') }),
-  'error-on': (v, p) => (p.errors = { ...p.errors, onCall: integer(v, 'error-on', 1) }),
-  'retry-after': (v, p) => (p.errors = { ...p.errors, retryAfter: duration(v, 'retry-after') }),
-  quirks: (v, p) => (p.quirks = v.split('+').map((q) => oneOf(q.trim(), QUIRKS, 'quirks'))),
-  'push-fail-first': (v, p) => (p.delivery = { ...p.delivery, failFirst: integer(v, 'push-fail-first') }),
-  'push-duplicate': (v, p) => (p.delivery = { ...p.delivery, duplicate: probability(v, 'push-duplicate') }),
-  'push-out-of-order': (v, p) =>
-    (p.delivery = { ...p.delivery, outOfOrder: probability(v, 'push-out-of-order') }),
-  'push-delay': (v, p) => (p.delivery = { ...p.delivery, delay: duration(v, 'push-delay') }),
-};
+type ApplyPair = (value: string, into: RawChaosProfile) => void;
+
+/** What each pair sets; a Map, so that `__proto__=1` or a bare `toString` names no key. */
+const HEADER_KEYS: ReadonlyMap<string, ApplyPair> = new Map<string, ApplyPair>([
+  ['drop-after', (v, p) => (p.drop = { ...p.drop, afterEvents: integer(v, 'drop-after') })],
+  ['drop-after-ms', (v, p) => (p.drop = { ...p.drop, afterMs: duration(v, 'drop-after-ms') })],
+  ['drop-rate', (v, p) => (p.drop = { ...p.drop, probability: probability(v, 'drop-rate') })],
+  ['drop-mode', (v, p) => (p.drop = { ...p.drop, mode: oneOf(v, DROP_MODES, 'drop-mode') })],
+  ['duplicate', (v, p) => (p.duplicate = { ...p.duplicate, probability: probability(v, 'duplicate') })],
+  ['duplicate-late', (v, p) => (p.duplicate = { ...p.duplicate, lateBy: integer(v, 'duplicate-late') })],
+  ['latency', (v, p) => (p.latency = { ...p.latency, firstByte: duration(v, 'latency') })],
+  ['jitter', (v, p) => (p.latency = { ...p.latency, perEvent: { min: 0, max: duration(v, 'jitter') } })],
+  ['error', (v, p) => (p.errors = { ...p.errors, kind: oneOf(v, CALL_ERRORS, 'error') })],
+  ['error-rate', (v, p) => (p.errors = { ...p.errors, rate: probability(v, 'error-rate') })],
+  ['error-on', (v, p) => (p.errors = { ...p.errors, onCall: integer(v, 'error-on', 1) })],
+  ['retry-after', (v, p) => (p.errors = { ...p.errors, retryAfter: duration(v, 'retry-after') })],
+  ['quirks', (v, p) => (p.quirks = v.split('+').map((q) => oneOf(q.trim(), QUIRKS, 'quirks')))],
+  ['push-fail-first', (v, p) => (p.delivery = { ...p.delivery, failFirst: integer(v, 'push-fail-first') })],
+  ['push-duplicate', (v, p) => (p.delivery = { ...p.delivery, duplicate: probability(v, 'push-duplicate') })],
+  [
+    'push-out-of-order',
+    (v, p) => (p.delivery = { ...p.delivery, outOfOrder: probability(v, 'push-out-of-order') }),
+  ],
+  ['push-delay', (v, p) => (p.delivery = { ...p.delivery, delay: duration(v, 'push-delay') })],
+]);
 
 /** Reads `profile=NAME, drop-after=3, …` (the `X-Sim-Chaos` header and `metadata.chaos`). */
 export function parseChaosPairs(text: string): ChaosLevel {
@@ -152,16 +157,16 @@ export function parseChaosPairs(text: string): ChaosLevel {
     const [key = '', value] = pair.split(/=(.*)/s).map((s) => s.trim());
     if (key === 'off' || (key === 'profile' && (value === 'off' || value === 'none'))) {
       level.off = true;
-    } else if (value === undefined && !HEADER_KEYS[key]) {
+    } else if (value === undefined && !HEADER_KEYS.has(key)) {
       level.profile = key; // a bare name: `flaky-mobile, drop-after=3`
     } else if (key === 'profile') {
       if (!value) throw new ChaosSyntaxError('"profile" needs a name, e.g. profile=flaky-mobile');
       level.profile = value;
     } else {
-      const apply = HEADER_KEYS[key];
+      const apply = HEADER_KEYS.get(key);
       if (!apply) {
         throw new ChaosSyntaxError(
-          `unknown key "${key}"; use profile, off, ${Object.keys(HEADER_KEYS).join(', ')}`,
+          `unknown key "${key}"; use profile, off, ${[...HEADER_KEYS.keys()].join(', ')}`,
         );
       }
       if (value === undefined || value === '')

@@ -117,9 +117,12 @@ function evaluate(expression: Expression, scope: RenderScope): unknown {
     case 'variable':
       return variable(expression.name, scope);
     case 'var':
+      // Own keys only: `{{vars.route.constructor}}` names nothing, not Object's constructor.
       return expression.path.reduce<unknown>(
         (value, key) =>
-          value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined,
+          value !== null && typeof value === 'object' && Object.hasOwn(value, key)
+            ? (value as Record<string, unknown>)[key]
+            : undefined,
         scope.vars,
       );
     case 'helper':

@@ -92,23 +92,24 @@ export function fromRestHistoryLength(query: URLSearchParams): number | undefine
   return value === undefined ? undefined : (value as number);
 }
 
+/** Built with `fromEntries`, which defines keys: `?__proto__=` is then a key like any other, not a setter. */
 function typedQuery(query: URLSearchParams): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, raw] of query) {
-    if (INTEGER_PARAMS.has(key)) {
-      if (!/^-?\d+$/.test(raw))
-        throw invalidParams([{ field: key, description: `expected an integer, got "${raw}"` }]);
-      out[key] = Number(raw);
-    } else if (BOOLEAN_PARAMS.has(key)) {
-      if (raw !== 'true' && raw !== 'false') {
-        throw invalidParams([{ field: key, description: `expected true or false, got "${raw}"` }]);
-      }
-      out[key] = raw === 'true';
-    } else {
-      out[key] = raw;
-    }
+  return Object.fromEntries([...query].map(([key, raw]) => [key, typedValue(key, raw)]));
+}
+
+function typedValue(key: string, raw: string): unknown {
+  if (INTEGER_PARAMS.has(key)) {
+    if (!/^-?\d+$/.test(raw))
+      throw invalidParams([{ field: key, description: `expected an integer, got "${raw}"` }]);
+    return Number(raw);
   }
-  return out;
+  if (BOOLEAN_PARAMS.has(key)) {
+    if (raw !== 'true' && raw !== 'false') {
+      throw invalidParams([{ field: key, description: `expected true or false, got "${raw}"` }]);
+    }
+    return raw === 'true';
+  }
+  return raw;
 }
 
 export function methodNotAllowed(method: string, pathname: string, allow: readonly string[]): A2AError {

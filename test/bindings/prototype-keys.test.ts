@@ -1,0 +1,222 @@
+/**
+ * Names of Object.prototype members (`__proto__`, `constructor`, `toString`, ...) wherever a client
+ * names something: chaos keys, methods, enum values, tenants, agents, workspaces, API keys,
+ * scenario ids, page tokens, query parameters. Each lookup is an own-key lookup, so each gets the
+ * protocol error any unknown name gets, or the normal answer, never a 500 or a silent acceptance.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderText, type RenderScope } from '../../src/engine/content.js';
+import { Random } from '../../src/lib/random.js';
+import { parseTemplate } from '../../src/scenario/template.js';
+import { startSim, type TestSim } from '../helpers/sim.js';
+import { admin, watchFeed, FeedRefused } from '../admin/helpers.js';
+
+const NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
+const MORE = [...NAMES, 'toLocaleString', '__defineGetter__', 'isPrototypeOf'];
+const JSON_TYPE = { 'Content-Type': 'application/json' };
+const API_KEY = 'key-1';
+
+let t: TestSim;
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'a2a-sim-proto-'));
+  await writeFile(
+    join(dir, 'guarded.agent.yaml'),
+    'name: Guarded\ndescription: Needs an API key.\nscenarios: [weather]\nsecurity:\n  apiKey: { header: X-API-Key }\n',
+  );
+  t = await startSim({ speed: 0, scenarioDirs: [dir], apiKeys: { [API_KEY]: ['ws-1'] } });
+});
+afterAll(async () => {
+  await t.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function call(path: string, init: RequestInit = {}) {
+  const response = await t.drive(fetch(`${t.url}${path}`, init));
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+
+const rest = (path: string, headers: Record<string, string> = {}, body?: unknown) =>
+  call(path, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { ...JSON_TYPE, ...headers },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+const rpc = (method: string, params: unknown, headers: Record<string, string> = {}, extra = {}, path = '/') =>
+  call(path, {
+    method: 'POST',
+    headers: { ...JSON_TYPE, ...headers },
+    body: JSON.stringify({ ...extra, jsonrpc: '2.0', id: 1, method, params }),
+  });
+const gateway = (method: string, params: unknown, headers: Record<string, string>, selector: object) =>
+  rpc(
+    method,
+    params,
+    { 'X-API-Key': API_KEY, 'X-Workspace-ID': 'ws-1', ...headers },
+    selector,
+    t.sim.gatewayPath,
+  );
+
+const v1Send = (extra: Record<string, unknown> = {}, metadata?: object) => ({
+  message: {
+    messageId: `m-${Math.random()}`,
+    role: 'ROLE_USER',
+    parts: [{ text: 'What is the weather today?' }],
+    ...extra,
+    ...(metadata && { metadata }),
+  },
+});
+
+function expectRest(answer: { status: number; body: any }, status: number) {
+  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+  expect(answer.body.error).toMatchObject({ code: status, message: expect.any(String) });
+}
+function expectRpc(answer: { status: number; body: any }, code: number) {
+  expect(answer.body, JSON.stringify(answer.body)).toMatchObject({ jsonrpc: '2.0', error: { code } });
+}
+
+describe('chaos settings', () => {
+  it.each(MORE.flatMap((name) => [`${name}=1`, name]))(
+    'refuses X-Sim-Chaos: %s as InvalidParams',
+    async (chaos) => {
+      expectRest(await rest('/tasks', { 'X-Sim-Chaos': chaos }), 400);
+      expectRpc(await rpc('ListTasks', {}, { 'X-Sim-Chaos': chaos }), -32602);
+    },
+  );
+
+  it.each(MORE.map((name) => `${name}=1`))('refuses metadata.chaos "%s" on every binding', async (chaos) => {
+    expectRest(await rest('/message:send', {}, v1Send({}, { chaos })), 400);
+    expectRpc(await rpc('SendMessage', v1Send({}, { chaos })), -32602);
+  });
+
+  it.each(NAMES)('refuses PUT /_sim/chaos with %s as a pair key and as a profile name', async (name) => {
+    for (const chaos of [`${name}=1`, name]) {
+      expect((await admin(t, 'PUT', '/chaos', { chaos })).status).toBe(400);
+    }
+    expect((await admin(t, 'GET', '/chaos')).body.active).toBeNull();
+  });
+});
+
+describe('names a client picks from a closed set', () => {
+  it.each(NAMES)('answers the JSON-RPC method "%s" with -32601 in every dialect', async (method) => {
+    expectRpc(await rpc(method, {}), -32601);
+    expectRpc(await rpc(method, {}, { 'A2A-Version': '1.0' }), -32601);
+    expectRpc(await rpc(method, {}, { 'A2A-Version': '0.3' }), -32601);
+    expectRpc(await gateway(method, {}, {}, { agent_code: 'explore' }), -32601);
+  });
+
+  it.each(NAMES)('refuses the task state "%s" as a ListTasks filter', async (state) => {
+    expectRest(await rest(`/tasks?status=${state}`), 400);
+    expectRpc(await rpc('ListTasks', { status: state }), -32602);
+  });
+
+  it.each(NAMES)('refuses the role "%s" in v1.0 and v0.3', async (role) => {
+    expectRest(await rest('/message:send', {}, v1Send({ role })), 400);
+    const v03 = { message: { kind: 'message', messageId: 'm', role, parts: [{ kind: 'text', text: 'hi' }] } };
+    expectRpc(await rpc('message/send', v03), -32602);
+  });
+
+  it.each(NAMES)('refuses the A2A-Version "%s"', async (version) => {
+    expectRest(await rest('/tasks', { 'A2A-Version': version }), 400);
+    expectRpc(await rpc('GetTask', { id: 'x' }, { 'A2A-Version': version }), -32009);
+  });
+
+  it.each(NAMES)('refuses the scenario id "%s" in metadata.scenario', async (scenario) => {
+    const answer = await rest('/message:send', {}, v1Send({}, { scenario }));
+    expectRest(answer, 400);
+    expect(answer.body.error.message).toContain('message.metadata.scenario');
+  });
+
+  it.each(NAMES)('refuses the page token "%s"', async (token) => {
+    expectRest(await rest(`/tasks?pageToken=${token}`), 400);
+    expectRpc(await rpc('ListTasks', { pageToken: token }), -32602);
+  });
+
+  it.each(NAMES)('refuses the feed event type "%s"', async (type) => {
+    await expect(watchFeed(t, `?types=${type}`)).rejects.toBeInstanceOf(FeedRefused);
+  });
+});
+
+describe('names of places', () => {
+  it.each(NAMES)('answers /agents/%s/ with 404 AGENT_NOT_FOUND', async (agent) => {
+    const answer = await rest(`/agents/${agent}/tasks`);
+    expectRest(answer, 404);
+    expect(answer.body.error.details[0].reason).toBe('AGENT_NOT_FOUND');
+  });
+
+  it.each(NAMES)('answers the gateway selector "%s" with 404 AGENT_NOT_FOUND', async (name) => {
+    for (const selector of [{ agent_code: name }, { agent_id: name }]) {
+      const answer = await gateway('tasks/get', { id: 'x' }, {}, selector);
+      expect(answer.status).toBe(404);
+      expect(answer.body.error).toMatchObject({ code: -32000, data: { reason: 'AGENT_NOT_FOUND' } });
+    }
+  });
+
+  it.each(NAMES)('serves the tenant "%s" as a tenant like any other, with its own tasks', async (tenant) => {
+    const created = await rest(`/${tenant}/message:send`, {}, v1Send());
+    expect(created.status).toBe(200);
+    const id = created.body.task.id;
+    expect((await rest(`/${tenant}/tasks/${id}`)).status).toBe(200);
+    expectRest(await rest(`/tasks/${id}`), 404);
+    expectRpc(await rpc('GetTask', { id, tenant: 'other' }), -32001);
+    expect((await rpc('GetTask', { id, tenant })).body.result.id).toBe(id);
+  });
+
+  it.each(NAMES)('refuses the workspace "%s" that the API key does not allow', async (workspace) => {
+    const answer = await gateway(
+      'tasks/get',
+      { id: 'x' },
+      { 'X-Workspace-ID': workspace },
+      { agent_code: 'explore' },
+    );
+    expect(answer.status).toBe(403);
+  });
+
+  it.each(NAMES)('refuses the API key "%s" at the gateway and at a guarded agent', async (key) => {
+    expect(
+      (await gateway('tasks/get', { id: 'x' }, { 'X-API-Key': key }, { agent_code: 'explore' })).status,
+    ).toBe(401);
+    expectRest(await rest('/agents/guarded/tasks', { 'X-API-Key': key }), 401);
+    expect((await rest('/agents/guarded/tasks', { 'X-API-Key': API_KEY })).status).toBe(200);
+  });
+});
+
+describe('names of query parameters and admin filters', () => {
+  it('ignores unknown query parameters named after prototype members', async () => {
+    const query = MORE.map((name) => `${name}=1`).join('&');
+    const answer = await rest(`/tasks?${query}&pageSize=1`);
+    expect(answer.status).toBe(200);
+    expect(answer.body.pageSize).toBe(1);
+  });
+
+  it.each(NAMES)('answers /_sim/tasks/%s with 404 and filters by it as by any value', async (name) => {
+    expect((await admin(t, 'GET', `/tasks/${name}`)).status).toBe(404);
+    const { status, body } = await admin(t, 'GET', `/tasks?state=${name}&scenario=${name}&${name}=1`);
+    expect(status).toBe(200);
+    expect(body.tasks).toEqual([]);
+  });
+});
+
+describe('template var paths', () => {
+  const scope: RenderScope = {
+    inputText: '',
+    inputMessageId: 'm',
+    taskId: 't',
+    contextId: 'c',
+    nowMs: 0,
+    random: new Random('seed'),
+    vars: { route: { from: 'Paris' } },
+  };
+
+  it.each(NAMES.filter((name) => name !== '__proto__'))(
+    'renders {{vars.route.%s}} as a missing value, not a member of Object.prototype',
+    (name) => {
+      expect(renderText(parseTemplate(`{{vars.route.${name}}}`), scope)).toBe('undefined');
+      expect(renderText(parseTemplate('{{vars.route.from}}'), scope)).toBe('Paris');
+    },
+  );
+});
