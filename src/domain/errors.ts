@@ -28,6 +28,8 @@ export const ERROR_TABLE = Object.freeze({
   ParseError: { reason: 'PARSE_ERROR', message: 'Invalid JSON payload' },
   InvalidRequestError: { reason: 'INVALID_REQUEST', message: 'Request payload validation error' },
   MethodNotFoundError: { reason: 'METHOD_NOT_FOUND', message: 'Method not found' },
+  // HTTP+JSON only: the path exists, but not with this HTTP method.
+  MethodNotAllowedError: { reason: 'METHOD_NOT_ALLOWED', message: 'Method not allowed' },
   InvalidParamsError: { reason: 'INVALID_PARAMS', message: 'Invalid parameters' },
   InternalError: { reason: 'INTERNAL', message: 'Internal error' },
   // Outside A2A's own table (§3: auth failures are HTTP 401/403; §8: the gateway's envelope errors).

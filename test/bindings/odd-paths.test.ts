@@ -107,3 +107,18 @@ describe('WebSocket upgrades of odd targets', () => {
     expect(watcher.closed?.code).toBe(1005);
   });
 });
+
+describe('a known path with a method it does not take', () => {
+  it.each([
+    ['DELETE', '/message:send', 'POST'],
+    ['GET', '/message:stream', 'POST'],
+    ['PUT', '/acme/tasks', 'GET'],
+    ['PATCH', '/agents/explore/tasks/t-1/pushNotificationConfigs', 'GET, POST'],
+    ['POST', '/tasks/t-1/pushNotificationConfigs/c-1', 'GET, DELETE'],
+  ])('answers %s %s with 405 UNIMPLEMENTED and Allow: %s', async (method, target, allow) => {
+    const answer = await rawHttp(t.url, method, target);
+    expectStatus(answer, 405, 'UNIMPLEMENTED', 'METHOD_NOT_ALLOWED');
+    expect(answer.headers['allow']).toBe(allow);
+    expect(answer.json.error.message).toContain(`this path accepts ${allow}`);
+  });
+});

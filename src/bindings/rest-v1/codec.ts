@@ -114,7 +114,8 @@ function typedValue(key: string, raw: string): unknown {
 
 export function methodNotAllowed(method: string, pathname: string, allow: readonly string[]): A2AError {
   return new A2AError(
-    'MethodNotFoundError',
+    'MethodNotAllowedError',
     `No operation for ${method} ${pathname}: this path accepts ${allow.join(', ')}.`,
+    { metadata: { method, allow: allow.join(', ') } },
   );
 }

@@ -15,6 +15,10 @@ export const HTTP_STATUS = Object.freeze({
   ParseError: [400, 'INVALID_ARGUMENT'],
   InvalidRequestError: [400, 'INVALID_ARGUMENT'],
   MethodNotFoundError: [404, 'NOT_FOUND'],
+  // As grpc-gateway answers a path that exists for other HTTP methods: google.rpc has no "method not
+  // allowed", and UNIMPLEMENTED is its "not supported by this service" (INVALID_ARGUMENT would blame
+  // the request's content, which may be fine).
+  MethodNotAllowedError: [405, 'UNIMPLEMENTED'],
   InvalidParamsError: [400, 'INVALID_ARGUMENT'],
   InternalError: [500, 'INTERNAL'],
   UnauthenticatedError: [401, 'UNAUTHENTICATED'],

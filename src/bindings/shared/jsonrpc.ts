@@ -21,6 +21,7 @@ export const JSONRPC_CODE = Object.freeze({
   ParseError: -32700,
   InvalidRequestError: -32600,
   MethodNotFoundError: -32601,
+  MethodNotAllowedError: -32601,
   InvalidParamsError: -32602,
   InternalError: -32603,
   // Implementation-defined (-32000 to -32099), unused by A2A.
