@@ -12,6 +12,7 @@ import { asA2AError } from '../bindings/shared/errors.js';
 import { parseJson, readBody, sendJson } from '../bindings/shared/http.js';
 import { A2AError, invalidParams } from '../domain/errors.js';
 import { VirtualClock, type Clock } from '../lib/clock.js';
+import { readDuration } from '../lib/duration.js';
 import type { DeliveryLog, DeliveryOutcome } from '../push/delivery-log.js';
 import type { TaskRecord, TaskStore } from '../store/task-store.js';
 import { checkAdminAccess } from './access.js';
@@ -132,10 +133,14 @@ export function adminRoutes(plane: ControlPlane): Router {
       );
     }
     const ms = ((await jsonBody(req)) as { ms?: unknown } | undefined)?.ms;
-    if (typeof ms !== 'number' || !(ms >= 0)) {
-      throw invalidParams([{ field: 'ms', description: 'milliseconds to advance, a number of 0 or more' }]);
+    const reading = typeof ms === 'number' ? readDuration(ms) : undefined;
+    if (!reading || 'error' in reading) {
+      const why = reading ? `: ${reading.error}` : '';
+      throw invalidParams([
+        { field: 'ms', description: `milliseconds to advance, a number of 0 or more${why}` },
+      ]);
     }
-    clock.advance(ms);
+    clock.advance(reading.ms);
     ok(res, { now: new Date(clock.now()).toISOString() });
   });
 

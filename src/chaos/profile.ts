@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { Delay, Duration } from '../scenario/schema.js';
-import { parseDuration } from '../lib/duration.js';
+import { durationLimitError, parseDuration } from '../lib/duration.js';
 
 export const DROP_MODES = ['fin', 'reset', 'hang'] as const;
 export type DropMode = (typeof DROP_MODES)[number];
@@ -222,7 +222,10 @@ function probability(value: string, key: string): number {
 }
 
 function duration(value: string, key: string): number {
-  const ms = parseDuration(/^\d+(\.\d+)?$/.test(value) ? Number(value) : value);
+  const input = /^\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+  const tooLong = durationLimitError(input);
+  if (tooLong) throw new ChaosSyntaxError(`"${key}": ${tooLong}`);
+  const ms = parseDuration(input);
   if (ms === undefined)
     throw new ChaosSyntaxError(`"${key}" must be a duration like "500ms", got "${value}"`);
   return ms;

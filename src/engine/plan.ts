@@ -23,6 +23,7 @@ import {
   type Step,
 } from '../scenario/model.js';
 import { conditionHolds, type MatchInput } from '../scenario/registry.js';
+import { MAX_DURATION_MS } from '../lib/duration.js';
 import { merge } from '../lib/objects.js';
 import { renderParts, renderText, renderVars, type RenderScope } from './content.js';
 
@@ -151,17 +152,22 @@ export function planError(input: Omit<TurnInput, 'taskId' | 'resumeFrom'>): {
   };
 }
 
-/** A delay in milliseconds, drawn from `random` when the spec is a distribution. */
+/**
+ * A delay in milliseconds, drawn from `random` when the spec is a distribution. A draw is capped at
+ * MAX_DURATION_MS: a normal or exponential delay without `max` has no upper bound.
+ */
 export function sampleDelay(spec: DelaySpec, random: Random): number {
   switch (spec.kind) {
     case 'fixed':
-      return spec.ms;
+      return Math.min(spec.ms, MAX_DURATION_MS);
     case 'uniform':
-      return Math.round(random.between(spec.min, spec.max));
+      return Math.round(clamp(random.between(spec.min, spec.max), 0, MAX_DURATION_MS));
     case 'normal':
-      return Math.round(clamp(random.normal(spec.mean, spec.stddev), spec.min, spec.max));
+      return Math.round(
+        clamp(random.normal(spec.mean, spec.stddev), spec.min, Math.min(spec.max, MAX_DURATION_MS)),
+      );
     case 'exponential':
-      return Math.round(clamp(random.exponential(spec.mean), spec.min, spec.max));
+      return Math.round(clamp(random.exponential(spec.mean), spec.min, Math.min(spec.max, MAX_DURATION_MS)));
   }
 }
 

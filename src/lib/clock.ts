@@ -6,6 +6,7 @@
  * driven by a single underlying timer, so thousands of running tasks and open streams cost one
  * Node timer, not one each.
  */
+import { MAX_DURATION_MS } from './duration.js';
 
 export interface Timer {
   cancel(): void;
@@ -16,6 +17,11 @@ export interface Clock {
   now(): number;
   /** Runs `fn` once, `delayMs` from now. Callbacks due at the same instant run in scheduling order. */
   setTimer(delayMs: number, fn: () => void): Timer;
+}
+
+/** A delay as the queue orders it: NaN, which no comparison orders, or a negative delay is "now". */
+function delayOf(delayMs: number): number {
+  return delayMs > 0 ? delayMs : 0;
 }
 
 /** A scheduled callback, and the handle that cancels it: one object per timer, nothing else. */
@@ -129,7 +135,7 @@ export class RealClock implements Clock {
   }
 
   setTimer(delayMs: number, fn: () => void): Timer {
-    const timer = this.queue.push(this.now() + Math.max(0, delayMs), fn);
+    const timer = this.queue.push(this.now() + delayOf(delayMs), fn);
     this.arm();
     return timer;
   }
@@ -143,7 +149,9 @@ export class RealClock implements Clock {
     }
     if (this.armed && this.armed.at <= at) return;
     if (this.armed) clearTimeout(this.armed.handle);
-    const handle = setTimeout(() => this.fire(), Math.max(0, at - this.now()));
+    // Node fires a timer longer than MAX_DURATION_MS after 1 ms: that would re-arm every millisecond
+    // until the entry fell due. Capped, the timer fires early, finds nothing due, and re-arms.
+    const handle = setTimeout(() => this.fire(), Math.min(MAX_DURATION_MS, Math.max(0, at - this.now())));
     // Scheduled scenario steps alone must not keep a process alive; the server's socket does.
     handle.unref();
     this.armed = { at, handle };
@@ -181,7 +189,7 @@ export class VirtualClock implements Clock {
   }
 
   setTimer(delayMs: number, fn: () => void): Timer {
-    return this.queue.push(this.current + Math.max(0, delayMs), fn);
+    return this.queue.push(this.current + delayOf(delayMs), fn);
   }
 
   /** Number of timers waiting to fire. */

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ERROR_TABLE, type A2AErrorType } from '../domain/errors.js';
 import { TASK_STATES, type JsonValue } from '../domain/types.js';
+import { durationLimitError } from '../lib/duration.js';
 import { closestName } from '../lib/spelling.js';
 
 const DURATION_HINT = 'expected a duration like "500ms", "2s" or a number of milliseconds';
@@ -14,6 +15,10 @@ export const Duration = z
     z.number({ error: DURATION_HINT }).nonnegative({ error: DURATION_HINT }),
     z.string({ error: DURATION_HINT }).regex(/^\s*\d+(\.\d+)?\s*(ms|s|m|h)\s*$/, { error: DURATION_HINT }),
   ])
+  .superRefine((value, ctx) => {
+    const tooLong = durationLimitError(value);
+    if (tooLong) ctx.addIssue({ code: 'custom', message: tooLong });
+  })
   .meta({
     id: 'Duration',
     description: 'A duration: "500ms", "2s", "1.5m", "1h", or milliseconds as a number.',

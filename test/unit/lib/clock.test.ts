@@ -2,8 +2,9 @@
  * The clock: a virtual clock that only moves when advanced, and the real clock checked only through
  * 0 ms timers, so no test ever waits on the wall clock.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RealClock, VirtualClock } from '../../../src/lib/clock.js';
+import { MAX_DURATION_MS } from '../../../src/lib/duration.js';
 
 /** Schedules a timer that records `label` and the clock time it fired at. */
 function recorder(clock: VirtualClock) {
@@ -216,5 +217,62 @@ describe('RealClock', () => {
       }),
     );
     expect(order).toEqual(['first', 'last']);
+  });
+});
+
+describe('RealClock: delays past what a Node timer can wait', () => {
+  afterEach(() => vi.useRealTimers());
+
+  /** The delays the clock hands to setTimeout, on fake timers (nothing waits); a busy loop fails fast. */
+  function armedDelays(): number[] {
+    vi.useFakeTimers();
+    const delays: number[] = [];
+    const real = globalThis.setTimeout;
+    vi.spyOn(globalThis, 'setTimeout').mockImplementation(((fn: () => void, ms: number) => {
+      delays.push(ms);
+      if (delays.length > 100)
+        throw new Error(`the clock re-armed ${delays.length} times: ${delays.slice(-3)}`);
+      return real(fn, ms);
+    }) as typeof setTimeout);
+    return delays;
+  }
+
+  it('arms at most MAX_DURATION_MS and re-arms when that fires early, instead of every millisecond', () => {
+    const delays = armedDelays();
+    const clock = new RealClock();
+    let fired = false;
+    clock.setTimer(MAX_DURATION_MS * 2 + 5, () => (fired = true));
+    vi.advanceTimersByTime(1000);
+    expect(delays).toEqual([MAX_DURATION_MS]);
+    vi.advanceTimersByTime(MAX_DURATION_MS);
+    expect(fired).toBe(false);
+    expect(delays).toHaveLength(2);
+    vi.advanceTimersByTime(MAX_DURATION_MS + 5);
+    expect(fired).toBe(true);
+    expect(delays.every((ms) => ms <= MAX_DURATION_MS)).toBe(true);
+  });
+
+  it('never fires a timer due at Infinity, nor spins on it, and still fires the ones before it', () => {
+    const delays = armedDelays();
+    const clock = new RealClock();
+    const fired: string[] = [];
+    clock.setTimer(Number.POSITIVE_INFINITY, () => fired.push('never'));
+    clock.setTimer(10, () => fired.push('soon'));
+    vi.advanceTimersByTime(3 * MAX_DURATION_MS);
+    expect(fired).toEqual(['soon']);
+    expect(delays.length).toBeLessThan(10);
+  });
+});
+
+describe('either clock: delays that are not numbers of milliseconds', () => {
+  it.each([Number.NaN, -5])('runs a timer of %s ms as a timer of 0 ms, in order', (ms) => {
+    const clock = new VirtualClock(0);
+    const order: string[] = [];
+    clock.setTimer(1, () => order.push('later'));
+    clock.setTimer(ms, () => order.push('now'));
+    clock.advance(0);
+    expect(order).toEqual(['now']);
+    clock.advance(1);
+    expect(order).toEqual(['now', 'later']);
   });
 });

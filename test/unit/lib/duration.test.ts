@@ -2,7 +2,13 @@
  * Durations as scenario files write them.
  */
 import { describe, expect, it } from 'vitest';
-import { formatDuration, parseDuration } from '../../../src/lib/duration.js';
+import {
+  durationLimitError,
+  formatDuration,
+  MAX_DURATION_MS,
+  parseDuration,
+  readDuration,
+} from '../../../src/lib/duration.js';
 
 describe('parseDuration', () => {
   it.each([
@@ -71,4 +77,31 @@ describe('formatDuration', () => {
       expect(parseDuration(formatDuration(ms))).toBe(ms);
     },
   );
+});
+
+describe('the longest duration', () => {
+  it('is what a Node timer can wait: 2^31-1 ms', () => {
+    expect(MAX_DURATION_MS).toBe(2_147_483_647);
+    expect(parseDuration(MAX_DURATION_MS)).toBe(MAX_DURATION_MS);
+    expect(parseDuration('596h')).toBe(2_145_600_000);
+  });
+
+  it.each([MAX_DURATION_MS + 1, '597h', '1000h', '35791.4m', '2147484s', '99999999999999999999ms'])(
+    'refuses %j, naming the maximum',
+    (input) => {
+      expect(parseDuration(input)).toBeUndefined();
+      const reading = readDuration(input);
+      expect(reading).toEqual({ error: expect.stringContaining('longer than the maximum, 2147483647ms') });
+      expect(durationLimitError(input)).toBe((reading as { error: string }).error);
+    },
+  );
+
+  it('tells a malformed duration from a long one', () => {
+    expect(readDuration('soon')).toEqual({
+      error: 'expected a duration like "500ms", "2s" or a number of milliseconds, got "soon"',
+    });
+    expect(durationLimitError('soon')).toBeUndefined();
+    expect(durationLimitError('1h')).toBeUndefined();
+    expect(readDuration('1h')).toEqual({ ms: 3_600_000 });
+  });
 });
