@@ -13,7 +13,7 @@ import { toWireStreamResponse } from '../bindings/shared/proto-json.js';
 import { A2AError, invalidParams } from '../domain/errors.js';
 import type { Logger } from '../lib/log.js';
 import type { TaskStore } from '../store/task-store.js';
-import { checkAdminAccess } from './access.js';
+import { checkAdminAccess, checkFeedOrigin } from './access.js';
 import { placeOf, type SimEvent } from './events.js';
 import type { ControlPlane } from './routes.js';
 
@@ -91,6 +91,7 @@ export function attachFeed(server: Server, plane: FeedSource, options: FeedOptio
     let filter: FeedFilter;
     try {
       checkAdminAccess(req, plane.adminToken);
+      checkFeedOrigin(req, plane.adminToken);
       filter = filterOf(query);
     } catch (error) {
       // An upgrade listener must not throw: that would take the whole server down.

@@ -15,7 +15,7 @@ import { VirtualClock, type Clock } from '../lib/clock.js';
 import { readDuration } from '../lib/duration.js';
 import type { DeliveryLog, DeliveryOutcome } from '../push/delivery-log.js';
 import type { TaskRecord, TaskStore } from '../store/task-store.js';
-import { checkAdminAccess } from './access.js';
+import { checkAdminAccess, checkNotCrossSite } from './access.js';
 import { dashboardFiles } from './dashboard-files.js';
 import { placeOf, type SimEventBus } from './events.js';
 import type { JournalQuery, RequestJournal } from './journal.js';
@@ -43,6 +43,7 @@ export function adminRoutes(plane: ControlPlane): Router {
   const router = express.Router();
   router.use((req: Request, _res: Response, next: NextFunction) => {
     checkAdminAccess(req, plane.adminToken);
+    checkNotCrossSite(req);
     next();
   });
   const ok = (res: Response, body: unknown) => sendJson(res, 200, body, JSON_TYPE);
@@ -84,7 +85,7 @@ export function adminRoutes(plane: ControlPlane): Router {
   });
 
   router.post('/reset', async (req, res) => {
-    const { scenario, agent, workspace } = ((await jsonBody(req)) ?? {}) as Record<string, unknown>;
+    const { scenario, agent, workspace } = ((await jsonBody(req, res)) ?? {}) as Record<string, unknown>;
     const removed = plane.store.removeWhere(
       (r) =>
         (scenario === undefined || r.scenarioId === scenario) &&
@@ -101,7 +102,7 @@ export function adminRoutes(plane: ControlPlane): Router {
 
   router.get('/chaos', (_req, res) => ok(res, chaosView(plane)));
   router.put('/chaos', async (req, res) => {
-    const body = (await jsonBody(req)) as { chaos?: unknown } | undefined;
+    const body = (await jsonBody(req, res)) as { chaos?: unknown } | undefined;
     const value = body?.chaos;
     if (value === null || value === '' || value === 'off') {
       plane.chaos.settings.global = undefined;
@@ -132,7 +133,7 @@ export function adminRoutes(plane: ControlPlane): Router {
         'The simulator runs on real time: only a simulator created with a VirtualClock can be advanced.',
       );
     }
-    const ms = ((await jsonBody(req)) as { ms?: unknown } | undefined)?.ms;
+    const ms = ((await jsonBody(req, res)) as { ms?: unknown } | undefined)?.ms;
     const reading = typeof ms === 'number' ? readDuration(ms) : undefined;
     if (!reading || 'error' in reading) {
       const why = reading ? `: ${reading.error}` : '';
@@ -235,8 +236,9 @@ function after(req: Request): { after?: number } {
   return typeof value === 'string' && /^\d+$/.test(value) ? { after: Number(value) } : {};
 }
 
-async function jsonBody(req: Request): Promise<unknown> {
-  const text = await readBody(req, 64 * 1024);
+/** Admin bodies are a few small fields: 64 KiB is plenty, whatever --max-body-bytes allows the agents. */
+async function jsonBody(req: Request, res: Response): Promise<unknown> {
+  const text = await readBody(req, res, 64 * 1024, "the admin API's limit");
   if (text.trim() === '') return undefined;
   const parsed = parseJson(text);
   if (!parsed.ok) throw new A2AError('ParseError', `Invalid JSON body: ${parsed.error}.`);

@@ -27,6 +27,8 @@ export const ERROR_TABLE = Object.freeze({
   VersionNotSupportedError: { reason: 'VERSION_NOT_SUPPORTED', message: 'Protocol version not supported' },
   ParseError: { reason: 'PARSE_ERROR', message: 'Invalid JSON payload' },
   InvalidRequestError: { reason: 'INVALID_REQUEST', message: 'Request payload validation error' },
+  // An invalid request whose body is over the size limit: HTTP 413 where the binding uses HTTP statuses.
+  PayloadTooLargeError: { reason: 'PAYLOAD_TOO_LARGE', message: 'Request body too large' },
   MethodNotFoundError: { reason: 'METHOD_NOT_FOUND', message: 'Method not found' },
   // HTTP+JSON only: the path exists, but not with this HTTP method.
   MethodNotAllowedError: { reason: 'METHOD_NOT_ALLOWED', message: 'Method not allowed' },

@@ -1,11 +1,12 @@
 /**
  * The control plane against hostile requests: odd and undecodable paths get the admin API's error
- * body (never a 500), and access is checked before anything else.
+ * body (never a 500), access is checked before anything else, and a web page open in a browser on
+ * this machine can neither change the simulator (CSRF) nor read its live feed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type TestSim } from '../helpers/sim.js';
 import { rawHttp } from '../helpers/raw-http.js';
-import { nonLoopbackAddress } from './helpers.js';
+import { FeedRefused, nonLoopbackAddress, restSend, watchFeed } from './helpers.js';
 
 describe('odd paths under /_sim', () => {
   let t: TestSim;
@@ -67,5 +68,112 @@ describe.skipIf(!nonLoopbackAddress())('odd paths under /_sim from another machi
     const answer = await rawHttp(`http://${nonLoopbackAddress()}:${t.sim.port}`, 'GET', target);
     expect(answer.status).toBe(403);
     expect(answer.json.error).toMatchObject({ code: 403, status: 'PERMISSION_DENIED' });
+  });
+});
+
+describe('a change must be a request no web page can make a browser send', () => {
+  let t: TestSim;
+  beforeAll(async () => (t = await startSim({ speed: 0 })));
+  afterAll(() => t.close());
+
+  const CHANGES: [string, string, string][] = [
+    ['POST', '/_sim/reset', '{}'],
+    ['POST', '/_sim/scenarios/reload', ''],
+    ['PUT', '/_sim/chaos', '{"chaos":"drop-after=1"}'],
+    ['POST', '/_sim/clock/advance', '{"ms":1000}'],
+    ['DELETE', '/_sim/requests', ''],
+  ];
+
+  it.each(CHANGES)(
+    'refuses a simple %s %s (text/plain, a form, no type) with 403',
+    async (method, target, body) => {
+      await restSend(t, '', 'What is the weather today?', `csrf-${method}-${target}`);
+      const tasks = t.sim.store.size;
+      for (const type of [
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+      ]) {
+        const answer = await rawHttp(t.url, method, target, { 'Content-Type': type }, body);
+        expect(answer.status).toBe(403);
+        expect(answer.json.error).toMatchObject({ code: 403, status: 'PERMISSION_DENIED' });
+        expect(answer.json.error.details[0].reason).toBe('CROSS_SITE_REQUEST_REFUSED');
+        expect(answer.json.error.message).toContain('X-Sim-Admin: 1');
+      }
+      expect((await rawHttp(t.url, method, target, {}, body)).status).toBe(403);
+      expect(t.sim.store.size).toBe(tasks);
+      expect((await rawHttp(t.url, 'GET', '/_sim/chaos')).json.active).toBeNull();
+    },
+  );
+
+  it.each(CHANGES)(
+    'accepts %s %s with a JSON Content-Type or an X-Sim-Admin header',
+    async (method, target, body) => {
+      const json = await rawHttp(t.url, method, target, { 'Content-Type': 'application/json' }, body);
+      expect(json.status).toBeLessThan(300);
+      const flagged = await rawHttp(t.url, method, target, { 'X-Sim-Admin': '1' }, body);
+      expect(flagged.status).toBeLessThan(300);
+      await rawHttp(t.url, 'PUT', '/_sim/chaos', { 'X-Sim-Admin': '1' }, '{"chaos":null}');
+    },
+  );
+
+  it('lets any read through: GET needs nothing of the kind', async () => {
+    expect((await rawHttp(t.url, 'GET', '/_sim/health', { 'Content-Type': 'text/plain' })).status).toBe(200);
+  });
+});
+
+describe('with --admin-token, the token in a header shows a change was meant', () => {
+  let t: TestSim;
+  beforeAll(async () => (t = await startSim({ adminToken: 's3cret' })));
+  afterAll(() => t.close());
+
+  it.each([
+    ['X-Admin-Token', { 'X-Admin-Token': 's3cret' }, 200],
+    ['Authorization', { Authorization: 'Bearer s3cret' }, 200],
+    ['?token= alone', {}, 403],
+  ])('POST /_sim/reset with the token in %s answers %d', async (_how, headers, status) => {
+    const target = Object.keys(headers).length ? '/_sim/reset' : '/_sim/reset?token=s3cret';
+    expect((await rawHttp(t.url, 'POST', target, headers)).status).toBe(status);
+  });
+
+  it.each(['s3cre', 's3cret ', 's3cret\u0000', 'x'.repeat(1000), 'S3CRET'])(
+    'refuses the near-miss token %j with 403',
+    async (token) => {
+      const answer = await rawHttp(t.url, 'GET', `/_sim/health?token=${encodeURIComponent(token)}`);
+      expect(answer.status).toBe(403);
+    },
+  );
+
+  it('lets a page of another origin watch the feed with the token', async () => {
+    const watcher = await watchFeed(t, '?token=s3cret', { headers: { Origin: 'http://elsewhere.example' } });
+    await watcher.close();
+  });
+});
+
+describe('the live feed answers pages of this simulator only', () => {
+  let t: TestSim;
+  beforeAll(async () => (t = await startSim()));
+  afterAll(() => t.close());
+
+  it.each(['http://evil.example', 'null', 'http://127.0.0.1:1', 'not a url'])(
+    'refuses a watcher from a page of %s with 403',
+    async (origin) => {
+      const refused = await watchFeed(t, '', { headers: { Origin: origin } }).catch(
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(FeedRefused);
+      expect((refused as FeedRefused).status).toBe(403);
+      expect(JSON.parse((refused as FeedRefused).body).error.details[0].reason).toBe(
+        'CROSS_SITE_REQUEST_REFUSED',
+      );
+    },
+  );
+
+  it('accepts the dashboard (same origin) and clients that send no Origin', async () => {
+    const host = new URL(t.url).host;
+    for (const headers of [{ Origin: `http://${host}` }, {}] as Record<string, string>[]) {
+      const watcher = await watchFeed(t, '', { headers });
+      await watcher.close();
+    }
   });
 });

@@ -33,14 +33,17 @@ export async function http(
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
 }
 
-/** A call to the admin API: `admin(t, 'GET', '/tasks?agent=explore')`. */
+/**
+ * A call to the admin API as a script makes it: `admin(t, 'GET', '/tasks?agent=explore')`. It sends
+ * `X-Sim-Admin: 1`, which a change without a JSON body needs.
+ */
 export const admin = (
   t: TestSim,
   method: string,
   path: string,
   body?: unknown,
   headers: Record<string, string> = {},
-) => http(`${t.url}/_sim${path}`, method, body, headers);
+) => http(`${t.url}/_sim${path}`, method, body, { 'X-Sim-Admin': '1', ...headers });
 
 export const v1Message = (text: string, messageId: string, extra: Record<string, unknown> = {}) => ({
   message: { role: 'ROLE_USER', parts: [{ text }], messageId, ...extra },

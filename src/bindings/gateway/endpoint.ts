@@ -10,6 +10,7 @@
  */
 import type { Request, Response } from 'express';
 import { A2AError, type A2AErrorType } from '../../domain/errors.js';
+import { findSecret } from '../../lib/secrets.js';
 import { JSONRPC_V03 } from '../jsonrpc-v03/methods.js';
 import type { BindingContext } from '../shared/context.js';
 import { negotiateExtensions } from '../shared/extensions.js';
@@ -47,6 +48,7 @@ const GATEWAY_DIALECT: JsonRpcDialect = {
 const ROUTING_STATUS: Partial<Record<A2AErrorType, number>> = {
   ParseError: 400,
   InvalidRequestError: 400,
+  PayloadTooLargeError: 413,
   UnauthenticatedError: 401,
   PermissionDeniedError: 403,
   AgentNotFoundError: 404,
@@ -73,14 +75,15 @@ export function gatewayEndpoint(base: BindingContext, options: GatewayOptions) {
 
 /** The workspace the caller may act in; throws 401 or 403 otherwise. */
 function authorize(req: Request, res: Response, apiKeys: GatewayOptions['apiKeys']): string {
-  const key = headerOf(req, 'x-api-key');
+  const presented = headerOf(req, 'x-api-key');
   const workspace = headerOf(req, 'x-workspace-id');
   if (!apiKeys) return workspace ?? DEFAULT_WORKSPACE;
-  if (key === undefined || !Object.hasOwn(apiKeys, key)) {
+  const key = presented === undefined ? undefined : findSecret(presented, Object.keys(apiKeys));
+  if (key === undefined) {
     res.setHeader('WWW-Authenticate', 'ApiKey header="X-API-Key"');
     throw new A2AError(
       'UnauthenticatedError',
-      key === undefined
+      presented === undefined
         ? 'Failed to authenticate: send your API key in the X-API-Key header.'
         : 'Failed to authenticate: the X-API-Key header does not hold a configured API key.',
     );

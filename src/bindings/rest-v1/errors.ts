@@ -14,6 +14,8 @@ export const HTTP_STATUS = Object.freeze({
   VersionNotSupportedError: [400, 'FAILED_PRECONDITION'],
   ParseError: [400, 'INVALID_ARGUMENT'],
   InvalidRequestError: [400, 'INVALID_ARGUMENT'],
+  // What gRPC answers a message over its size limit.
+  PayloadTooLargeError: [413, 'RESOURCE_EXHAUSTED'],
   MethodNotFoundError: [404, 'NOT_FOUND'],
   // As grpc-gateway answers a path that exists for other HTTP methods: google.rpc has no "method not
   // allowed", and UNIMPLEMENTED is its "not supported by this service" (INVALID_ARGUMENT would blame

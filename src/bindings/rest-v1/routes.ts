@@ -108,7 +108,7 @@ async function handle(
   const { service } = context;
   switch (op.op) {
     case 'send': {
-      const result = await service.send(fromWireSendRequest(await jsonBody(context, req)), ctx);
+      const result = await service.send(fromWireSendRequest(await jsonBody(context, req, res)), ctx);
       const body =
         result.kind === 'task'
           ? { task: toWireTask(result.task) }
@@ -117,7 +117,7 @@ async function handle(
       return;
     }
     case 'stream': {
-      const stream = await service.stream(fromWireSendRequest(await jsonBody(context, req)), ctx);
+      const stream = await service.stream(fromWireSendRequest(await jsonBody(context, req, res)), ctx);
       pipeToSse(req, res, stream, context.keepAlive, STREAM_ENCODING, context.report);
       return;
     }
@@ -135,11 +135,11 @@ async function handle(
       return;
     }
     case 'cancel':
-      await optionalJsonBody(context, req);
+      await optionalJsonBody(context, req, res);
       sendJson(res, 200, toWireTask(await service.cancelTask(op.id, ctx)), mediaType);
       return;
     case 'subscribe': {
-      if (req.method === 'POST') await optionalJsonBody(context, req);
+      if (req.method === 'POST') await optionalJsonBody(context, req, res);
       const afterSeq = lastEventId(req);
       const stream = await service.subscribe(op.id, ctx, afterSeq === undefined ? {} : { afterSeq });
       pipeToSse(req, res, stream, context.keepAlive, STREAM_ENCODING, context.report);
@@ -149,7 +149,7 @@ async function handle(
       const { taskId, configId } = op;
       const { tenant } = route;
       if (req.method === 'POST') {
-        const { config } = fromWirePushConfig(await jsonBody(context, req), taskId);
+        const { config } = fromWirePushConfig(await jsonBody(context, req, res), taskId);
         const created = await service.createPushConfig(taskId, config, ctx);
         sendJson(res, 201, toWirePushConfig(created, tenant), mediaType);
       } else if (req.method === 'DELETE') {
@@ -194,16 +194,16 @@ const OPERATION_PATHS: Record<RestRoute['operation']['op'], string> = {
   'extended-card': '/extendedAgentCard',
 };
 
-async function jsonBody(context: BindingContext, req: Request): Promise<unknown> {
+async function jsonBody(context: BindingContext, req: Request, res: Response): Promise<unknown> {
   requireJsonBody(req);
-  const parsed = parseJson(await readBody(req, context.maxBodyBytes));
+  const parsed = parseJson(await readBody(req, res, context.maxBodyBytes));
   if (!parsed.ok) throw new A2AError('ParseError', `Invalid JSON body: ${parsed.error}.`);
   return parsed.value;
 }
 
 /** Cancel and subscribe may come with no body at all (the SDK sends none), or with a JSON one. */
-async function optionalJsonBody(context: BindingContext, req: Request): Promise<unknown> {
-  const text = await readBody(req, context.maxBodyBytes);
+async function optionalJsonBody(context: BindingContext, req: Request, res: Response): Promise<unknown> {
+  const text = await readBody(req, res, context.maxBodyBytes);
   if (text.trim() === '') return undefined;
   const parsed = parseJson(text);
   if (!parsed.ok) throw new A2AError('ParseError', `Invalid JSON body: ${parsed.error}.`);

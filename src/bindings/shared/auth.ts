@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AgentSecurity } from '../../agents/schema.js';
 import { A2AError } from '../../domain/errors.js';
+import { findSecret } from '../../lib/secrets.js';
 
 export interface AccessPolicy {
   agentId: string;
@@ -41,7 +42,7 @@ function credentialProblem(req: IncomingMessage, { agentId, security, apiKeys }:
     ...(security.http ? ['an "Authorization: Bearer <token>" header'] : []),
   ].join(' or ');
   if (!presented.length) return `agent "${agentId}" requires ${wanted}`;
-  if (apiKeys && !presented.some((key) => Object.hasOwn(apiKeys, key))) {
+  if (apiKeys && !presented.some((key) => findSecret(key, Object.keys(apiKeys)) !== undefined)) {
     return `the credential sent to agent "${agentId}" is not a configured API key (--api-key)`;
   }
   return undefined;

@@ -13,32 +13,62 @@ export function bodyOf(req: IncomingMessage): string | undefined {
   return bodies.get(req);
 }
 
-/** Reads the request body as UTF-8, refusing more than `limitBytes`. */
-export function readBody(req: IncomingMessage, limitBytes: number): Promise<string> {
+/**
+ * Reads the request body as UTF-8, refusing more than `limitBytes` with PayloadTooLargeError. A body
+ * declared larger is refused before any of it is read, one that grows larger is read no further;
+ * either way the answer closes the connection, so the rest is never read (RFC 9110 §15.5.14). `by`
+ * says what sets the limit, for the message.
+ */
+export function readBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limitBytes: number,
+  by = '--max-body-bytes, or maxBodyBytes in createSimulator',
+): Promise<string> {
   return new Promise((resolve, reject) => {
+    const refuse = () => {
+      req.pause();
+      res.setHeader('Connection', 'close');
+      reject(
+        new A2AError(
+          'PayloadTooLargeError',
+          `Request body too large: the limit is ${limitBytes} bytes (${by}).`,
+          { metadata: { limitBytes } },
+        ),
+      );
+    };
+    if (Number(req.headers['content-length']) > limitBytes) {
+      refuse();
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limitBytes) {
-        reject(
-          new A2AError(
-            'InvalidRequestError',
-            `Request body too large: the limit is ${limitBytes} bytes (--max-body-bytes).`,
-          ),
-        );
-        req.removeAllListeners('data');
-        req.resume();
+      if (size <= limitBytes) {
+        chunks.push(chunk);
         return;
       }
-      chunks.push(chunk);
-    });
+      req.off('data', onData);
+      chunks.length = 0;
+      refuse();
+    };
+    req.on('data', onData);
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
       bodies.set(req, text);
       resolve(text);
     });
-    req.on('error', reject);
+    // A client that hangs up mid-body is not a simulator bug: nobody is left to answer, and the
+    // error says so should anything try.
+    req.on('error', () =>
+      reject(
+        new A2AError(
+          'InvalidRequestError',
+          'Failed to read the request body: the connection closed before the body ended.',
+        ),
+      ),
+    );
   });
 }
 

@@ -98,7 +98,7 @@ export function jsonRpcEndpoint(
       // Envelope errors already answer in the dialect the request declares.
       dialect = dialects.find((d) => d.version === version) ?? fallback;
       requireJsonBody(req);
-      const request = parseJsonRpcRequest(await readBody(req, context.maxBodyBytes));
+      const request = parseJsonRpcRequest(await readBody(req, res, context.maxBodyBytes));
       id = request.id;
       dialect = chooseDialect(dialects, request.method, version);
       const target = routing.resolve(request, req, res);

@@ -20,6 +20,7 @@ export const JSONRPC_CODE = Object.freeze({
   VersionNotSupportedError: -32009,
   ParseError: -32700,
   InvalidRequestError: -32600,
+  PayloadTooLargeError: -32600,
   MethodNotFoundError: -32601,
   MethodNotAllowedError: -32601,
   InvalidParamsError: -32602,
