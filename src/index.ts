@@ -25,7 +25,7 @@ import { SimService } from './runtime/service.js';
 import { BUILTIN_SCENARIO_DIR, formatIssue, loadScenarioDirs, type ScenarioIssue } from './scenario/load.js';
 import type { Scenario } from './scenario/model.js';
 import { ScenarioRegistry } from './scenario/registry.js';
-import { buildApp } from './server.js';
+import { answerUnroutable, buildApp } from './server.js';
 import { placeOf, SimEventBus, type SimEventBody } from './admin/events.js';
 import { attachFeed } from './admin/feed.js';
 import { RequestJournal } from './admin/journal.js';
@@ -297,6 +297,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
 
   const host = options.host ?? DEFAULTS.host;
   const server = await listen(app, options.port ?? DEFAULTS.port, host);
+  answerUnroutable(server);
   const feed = attachFeed(server, plane, { logger });
   const port = (server.address() as AddressInfo).port;
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;

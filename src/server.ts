@@ -3,11 +3,14 @@
  * at `/agents/{id}/`, each with its agent card, JSON-RPC endpoint and REST binding over its own
  * SimService. Anything the bindings do not claim gets a helpful 404.
  */
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
 import { gatewayEndpoint, type GatewayAgent, type GatewayOptions } from './bindings/gateway/endpoint.js';
 import { JSONRPC_V03 } from './bindings/jsonrpc-v03/methods.js';
 import { JSONRPC_V1 } from './bindings/jsonrpc-v1/methods.js';
 import { restV1 } from './bindings/rest-v1/routes.js';
+import { answerOnSocket } from './bindings/rest-v1/socket-answer.js';
 import { toRestStatus } from './bindings/rest-v1/errors.js';
 import type { BindingContext } from './bindings/shared/context.js';
 import { asA2AError } from './bindings/shared/errors.js';
@@ -114,4 +117,48 @@ function definedAgents(agents: readonly MountedAgent[]) {
     );
     sendJson(res, 404, toRestStatus(error).body, 'application/json');
   };
+}
+
+/** Node's parser errors for a request it cannot read, and the statuses Node itself would answer. */
+const PARSER_STATUS: ReadonlyMap<string, number> = new Map([
+  ['HPE_HEADER_OVERFLOW', 431],
+  ['HPE_CHUNK_EXTENSIONS_OVERFLOW', 413],
+  ['ERR_HTTP_REQUEST_TIMEOUT', 408],
+]);
+
+/**
+ * Answers what never reaches express in the protocol's error shape, where Node would send a bare
+ * status line or just hang up: bytes it cannot parse as an HTTP request, and CONNECT, which is for
+ * proxies (405). Call it on the server that serves {@link buildApp}.
+ */
+export function answerUnroutable(server: Server): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    // A client that reset its connection, or a response already under way, leaves nothing to say.
+    if (
+      error.code === 'ECONNRESET' ||
+      !socket.writable ||
+      (socket as { _httpMessage?: unknown })._httpMessage
+    ) {
+      socket.destroy();
+      return;
+    }
+    const status = PARSER_STATUS.get(error.code ?? '') ?? 400;
+    const type = status === 413 ? 'PayloadTooLargeError' : 'InvalidRequestError';
+    answerOnSocket(
+      socket,
+      new A2AError(type, `Malformed HTTP request: ${error.message} (${error.code ?? 'unknown'}).`, {
+        ...(status !== 400 && status !== 413 && { httpStatus: status }),
+      }),
+    );
+  });
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    answerOnSocket(
+      socket,
+      new A2AError(
+        'MethodNotAllowedError',
+        `No operation for CONNECT ${req.url}: this server is not a proxy.`,
+      ),
+      ['Allow: GET, POST, PUT, PATCH, DELETE'],
+    );
+  });
 }

@@ -4,10 +4,11 @@
  * the query (`taskId`, `contextId`, `workspace`, `agent`, `types`). Same access rule as the admin
  * API. A watcher that does not keep up is dropped (1013), never buffered without bound.
  */
-import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocket, WebSocketServer } from 'ws';
 import { toRestStatus } from '../bindings/rest-v1/errors.js';
+import { answerOnSocket } from '../bindings/rest-v1/socket-answer.js';
 import { requestTarget } from '../bindings/shared/http.js';
 import { toWireStreamResponse } from '../bindings/shared/proto-json.js';
 import { A2AError, invalidParams } from '../domain/errors.js';
@@ -256,18 +257,6 @@ function subjectOf(event: SimEvent, store: TaskStore): Subject {
 
 /** Answers an upgrade request with the admin API's error body and hangs up. */
 function refuse(socket: Duplex, error: A2AError): void {
-  const { httpStatus, body } = toRestStatus(error);
-  const text = JSON.stringify(body);
-  socket.once('finish', () => socket.destroy());
-  socket.end(
-    [
-      `HTTP/1.1 ${httpStatus} ${STATUS_CODES[httpStatus] ?? 'Error'}`,
-      'Connection: close',
-      'Content-Type: application/json',
-      `Content-Length: ${Buffer.byteLength(text)}`,
-      ...(httpStatus === 401 ? ['WWW-Authenticate: Bearer realm="a2a-sim control plane"'] : []),
-      '',
-      text,
-    ].join('\r\n'),
-  );
+  const challenge = ['WWW-Authenticate: Bearer realm="a2a-sim control plane"'];
+  answerOnSocket(socket, error, toRestStatus(error).httpStatus === 401 ? challenge : []);
 }

@@ -1,11 +1,13 @@
 /**
  * Request targets no client library sends, written byte for byte: protocol-relative `//…` targets,
- * undecodable percent-escapes, the absolute form. Each gets a protocol error (never a 500), and the
- * server keeps serving; a WebSocket upgrade of any of them is refused, not a crash.
+ * undecodable percent-escapes, the absolute form, and requests Node cannot parse at all. Each gets a
+ * protocol error (never a 500 or a bare status line), and the server keeps serving; a WebSocket
+ * upgrade of any of them is refused, not a crash.
  */
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type TestSim } from '../helpers/sim.js';
-import { rawHttp, type RawAnswer } from '../helpers/raw-http.js';
+import { parseAnswer, rawHttp, type RawAnswer } from '../helpers/raw-http.js';
 import { watchFeed } from '../admin/helpers.js';
 
 let t: TestSim;
@@ -120,5 +122,50 @@ describe('a known path with a method it does not take', () => {
     expectStatus(answer, 405, 'UNIMPLEMENTED', 'METHOD_NOT_ALLOWED');
     expect(answer.headers['allow']).toBe(allow);
     expect(answer.json.error.message).toContain(`this path accepts ${allow}`);
+  });
+});
+
+describe('requests that never reach a route', () => {
+  /** Writes `text` as it is; the answer once the server hangs up. */
+  function rawBytes(text: string): Promise<RawAnswer | undefined> {
+    const { hostname, port } = new URL(t.url);
+    return new Promise((resolve) => {
+      const socket = net.connect(Number(port), hostname, () => socket.end(Buffer.from(text, 'latin1')));
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve(parseAnswer(Buffer.concat(chunks))));
+    });
+  }
+
+  it.each([
+    ['a request line that is not HTTP', 400, 'GARBAGE\r\n\r\n'],
+    ['an unknown method', 400, 'FROB / HTTP/1.1\r\nHost: x\r\n\r\n'],
+    ['a broken header line', 400, 'GET / HTTP/1.1\r\nHost: x\r\nNo colon here\r\n\r\n'],
+    [
+      'two Content-Lengths',
+      400,
+      'POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab',
+    ],
+    ['headers over 16 KiB', 431, `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`],
+  ])(
+    'answers %s with %d and the google.rpc.Status body, not a bare status line',
+    async (_name, status, text) => {
+      const answer = await rawBytes(text);
+      expect(answer?.status).toBe(status);
+      expect(answer?.headers['content-type']).toMatch(/^application\/json/);
+      expect(answer?.json.error).toMatchObject({
+        code: status,
+        message: expect.stringMatching(/^Malformed HTTP request/),
+      });
+      await expectServing();
+    },
+  );
+
+  it('answers CONNECT with 405: this server is not a proxy', async () => {
+    const answer = await rawBytes('CONNECT 127.0.0.1:1 HTTP/1.1\r\nHost: x\r\n\r\n');
+    expectStatus(answer!, 405, 'UNIMPLEMENTED', 'METHOD_NOT_ALLOWED');
+    expect(answer?.headers['allow']).toBeTruthy();
+    await expectServing();
   });
 });
