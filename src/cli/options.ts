@@ -7,7 +7,7 @@ import type { Argv } from 'yargs';
 import { CARD_FORMATS } from '../bindings/agent-card.js';
 import { DEFAULTS } from '../config.js';
 import { formatBytes, parseBytes } from '../lib/bytes.js';
-import { formatDuration, parseDuration } from '../lib/duration.js';
+import { durationLimitError, formatDuration, MAX_DURATION_MS, readDuration } from '../lib/duration.js';
 
 export function withScenarioOptions<T>(yargs: Argv<T>) {
   return yargs
@@ -89,7 +89,7 @@ export function withServerOptions<T>(yargs: Argv<T>) {
     })
     .option('keep-alive', {
       requiresArg: true,
-      coerce: numberOption('--keep-alive', { min: 0 }),
+      coerce: numberOption('--keep-alive', { min: 0, max: MAX_DURATION_MS }),
       default: DEFAULTS.keepAliveMs,
       describe: 'Milliseconds between ": keep-alive" comments on open streams (0: none)',
       group: 'Behaviour:',
@@ -261,9 +261,10 @@ function lastOf(value: unknown): unknown {
 }
 
 function durationOption(name: string, value: string): number {
-  const ms = parseDuration(value);
-  if (ms === undefined) throw new Error(`${name} must be a duration like "10m" or "24h", got "${value}"`);
-  return ms;
+  const reading = readDuration(value);
+  if ('ms' in reading) return reading.ms;
+  if (durationLimitError(value)) throw new Error(`${name}: ${durationLimitError(value)}`);
+  throw new Error(`${name} must be a duration like "10m" or "24h", got "${value}"`);
 }
 
 /** `["k1", "k2=ws-1,ws-2"]` → `{ k1: ["*"], k2: ["ws-1", "ws-2"] }`: no workspaces means any. */

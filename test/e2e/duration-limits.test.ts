@@ -145,7 +145,16 @@ describe('the CLI', () => {
     child.stderr.on('data', collect);
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(output).not.toContain('listening');
-    expect(code).not.toBe(0);
-    expect(output).toContain(flag);
+    expect(code).toBe(2);
+    expect(output).toContain(`${flag}: "1000h" is longer than the maximum, 2147483647ms`);
+  });
+
+  it('refuses a --keep-alive interval no timer can wait', async () => {
+    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--keep-alive', String(2 ** 31)]);
+    let output = '';
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+    child.stdout.on('data', () => child.kill());
+    expect(await new Promise<number | null>((resolve) => child.on('close', resolve))).toBe(2);
+    expect(output).toContain('--keep-alive must be a number from 0 to 2147483647, got "2147483648"');
   });
 });
