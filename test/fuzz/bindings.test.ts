@@ -143,9 +143,9 @@ const restProbe: fc.Arbitrary<Probe> = fc
 function rpcKind(p: Probe): 'agent' | 'gateway' | undefined {
   if (p.method !== 'POST') return undefined;
   const pathname = p.path.split('?')[0]!;
-  // Express routes are not strict: one trailing slash names the same route.
+  // Express routes are not strict: one trailing slash (and no more) names the same route.
   if (/^\/agents\/a2a\/?$/.test(pathname)) return 'gateway';
-  return /^(\/agents\/explore)?\/*$/.test(pathname) ? 'agent' : undefined;
+  return /^(?:\/agents\/explore\/{0,2}|\/{1,2})$/.test(pathname) ? 'agent' : undefined;
 }
 
 const AGENT_STATUSES = [200, 401, 403];
