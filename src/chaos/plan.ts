@@ -3,8 +3,7 @@
  * every delay compiled, ready for the stream and call faults to draw from.
  */
 import { parseDuration } from '../lib/duration.js';
-import { delaySpec } from '../scenario/compile.js';
-import type { DelaySpec } from '../scenario/model.js';
+import { delaySpec, type DelaySpec } from '../lib/delay.js';
 import type { CallError, DropMode, Quirk, RawChaosProfile } from './profile.js';
 
 export interface ChaosPlan {

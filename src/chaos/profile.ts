@@ -8,7 +8,7 @@
  * @example X-Sim-Chaos: flaky-mobile
  */
 import { z } from 'zod';
-import { Delay, Duration } from '../scenario/schema.js';
+import { Delay, Duration } from '../lib/delay.js';
 import { durationLimitError, parseDuration } from '../lib/duration.js';
 
 export const DROP_MODES = ['fin', 'reset', 'hang'] as const;

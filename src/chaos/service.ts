@@ -17,7 +17,7 @@ import type {
   SendRequest,
   TaskView,
 } from '../domain/types.js';
-import { sampleDelay } from '../engine/plan.js';
+import { sampleDelay } from '../lib/delay.js';
 import type { Clock } from '../lib/clock.js';
 import { Random } from '../lib/random.js';
 import type {

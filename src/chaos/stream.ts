@@ -9,7 +9,7 @@
  */
 import { isTerminal } from '../domain/lifecycle.js';
 import type { LoggedEvent, Task, TaskState } from '../domain/types.js';
-import { sampleDelay } from '../engine/plan.js';
+import { sampleDelay } from '../lib/delay.js';
 import type { Clock, Timer } from '../lib/clock.js';
 import type { Random } from '../lib/random.js';
 import type { DataItem, StreamItem, StreamSink, TaskStream } from '../runtime/stream.js';

@@ -14,16 +14,9 @@ import { isTerminal } from '../domain/lifecycle.js';
 import { chooseVariant } from '../domain/media-type.js';
 import type { Artifact, Message, Part, TaskState } from '../domain/types.js';
 import type { Random, TaskStreams } from '../lib/random.js';
-import {
-  END,
-  type DelaySpec,
-  type Next,
-  type PartTemplate,
-  type Scenario,
-  type Step,
-} from '../scenario/model.js';
+import { END, type Next, type PartTemplate, type Scenario, type Step } from '../scenario/model.js';
 import { conditionHolds, type MatchInput } from '../scenario/registry.js';
-import { MAX_DURATION_MS } from '../lib/duration.js';
+import { sampleDelay, type DelaySpec } from '../lib/delay.js';
 import { merge } from '../lib/objects.js';
 import { renderParts, renderText, renderVars, type RenderScope } from './content.js';
 
@@ -152,25 +145,6 @@ export function planError(input: Omit<TurnInput, 'taskId' | 'resumeFrom'>): {
   };
 }
 
-/**
- * A delay in milliseconds, drawn from `random` when the spec is a distribution. A draw is capped at
- * MAX_DURATION_MS: a normal or exponential delay without `max` has no upper bound.
- */
-export function sampleDelay(spec: DelaySpec, random: Random): number {
-  switch (spec.kind) {
-    case 'fixed':
-      return Math.min(spec.ms, MAX_DURATION_MS);
-    case 'uniform':
-      return Math.round(clamp(random.between(spec.min, spec.max), 0, MAX_DURATION_MS));
-    case 'normal':
-      return Math.round(
-        clamp(random.normal(spec.mean, spec.stddev), spec.min, Math.min(spec.max, MAX_DURATION_MS)),
-      );
-    case 'exponential':
-      return Math.round(clamp(random.exponential(spec.mean), spec.min, Math.min(spec.max, MAX_DURATION_MS)));
-  }
-}
-
 /** The agent message a status update carries. */
 export function agentMessage(
   parts: readonly PartTemplate[],
@@ -293,8 +267,4 @@ function matchInput(input: TurnInput): MatchInput {
 /** The text parts of a message, joined by newlines: what matching and `{{input.text}}` see. */
 export function textOf(message: Message): string {
   return message.parts.flatMap((p) => (p.kind === 'text' ? [p.text] : [])).join('\n');
-}
-
-function clamp(value: number, min: number, max: number): number {
-  return Math.min(max, Math.max(min, value));
 }

@@ -10,7 +10,7 @@ import { isIP } from 'node:net';
 import { invalidParams } from '../domain/errors.js';
 import type { LoggedEvent, PushConfig, PushDialect } from '../domain/types.js';
 import type { DeliveryChaos } from '../chaos/plan.js';
-import { sampleDelay } from '../engine/plan.js';
+import { sampleDelay } from '../lib/delay.js';
 import type { Clock } from '../lib/clock.js';
 import { Random } from '../lib/random.js';
 import type { CallContext, PushDelivery } from '../runtime/service.js';

@@ -8,9 +8,9 @@
 import { isTerminal } from '../domain/lifecycle.js';
 import type { Message } from '../domain/types.js';
 import type { Clock, Timer } from '../lib/clock.js';
+import { sampleDelay } from '../lib/delay.js';
 import { Random, taskStreams } from '../lib/random.js';
 import {
-  sampleDelay,
   standaloneMessage,
   type PausePoint,
   type PlannedEvent,

@@ -5,22 +5,21 @@
  */
 import type { JsonObject, JsonValue } from '../domain/types.js';
 import { ChaosSyntaxError, parseChaosPairs, type ChaosLevel } from '../chaos/profile.js';
+import { delaySpec, type DelaySpec, type RawDelay } from '../lib/delay.js';
 import { parseDuration } from '../lib/duration.js';
 import { isFakerMethod } from '../lib/fake-data.js';
 import type { IssuePath } from '../lib/yaml-file.js';
 import {
   END,
-  NO_DELAY,
   type Condition,
   type DataTemplate,
-  type DelaySpec,
   type PartTemplate,
   type Scenario,
   type SkillInfo,
   type Step,
   type Text,
 } from './model.js';
-import type { RawCondition, RawDelay, RawMessageContent, RawPart, RawScenario, RawStep } from './schema.js';
+import type { RawCondition, RawMessageContent, RawPart, RawScenario, RawStep } from './schema.js';
 import { Pattern, PatternSyntaxError } from './pattern.js';
 import { buildScript, type ScriptCompiler } from './script.js';
 import { hasTemplate, parseTemplate, TemplateSyntaxError } from './template.js';
@@ -309,22 +308,4 @@ function skillInfo(id: string, raw: RawScenario): SkillInfo {
     ...(skill.outputModes && { outputModes: skill.outputModes }),
     extended: skill.extended ?? false,
   };
-}
-
-/** A schema-valid delay as the engine samples it. */
-export function delaySpec(raw: RawDelay | undefined): DelaySpec {
-  if (raw === undefined) return NO_DELAY;
-  if (typeof raw === 'number' || typeof raw === 'string') return { kind: 'fixed', ms: parseDuration(raw)! };
-  const ms = (d: RawDelay | undefined) => (d === undefined ? undefined : parseDuration(d));
-  const [min, max, mean, stddev] = [ms(raw.min), ms(raw.max), ms(raw.mean), ms(raw.stddev)];
-  const shape =
-    raw.distribution ?? (mean === undefined ? 'uniform' : stddev === undefined ? 'exponential' : 'normal');
-  switch (shape) {
-    case 'uniform':
-      return { kind: 'uniform', min: min ?? 0, max: max ?? 0 };
-    case 'normal':
-      return { kind: 'normal', mean: mean ?? 0, stddev: stddev ?? 0, min: min ?? 0, max: max ?? Infinity };
-    case 'exponential':
-      return { kind: 'exponential', mean: mean ?? 0, min: min ?? 0, max: max ?? Infinity };
-  }
 }

@@ -6,15 +6,8 @@ import type { ChaosLevel } from '../chaos/profile.js';
 import type { A2AErrorType } from '../domain/errors.js';
 import type { JsonObject, JsonValue, TaskState } from '../domain/types.js';
 import type { Pattern } from './pattern.js';
+import type { DelaySpec } from '../lib/delay.js';
 import type { Template } from './template.js';
-
-export type DelaySpec =
-  | { kind: 'fixed'; ms: number }
-  | { kind: 'uniform'; min: number; max: number }
-  | { kind: 'normal'; mean: number; stddev: number; min: number; max: number }
-  | { kind: 'exponential'; mean: number; min: number; max: number };
-
-export const NO_DELAY: DelaySpec = Object.freeze({ kind: 'fixed', ms: 0 });
 
 /** Text that is either literal or a template to render. */
 export type Text = string | Template;

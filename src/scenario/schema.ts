@@ -5,57 +5,8 @@
 import { z } from 'zod';
 import { ERROR_TABLE, type A2AErrorType } from '../domain/errors.js';
 import { TASK_STATES, type JsonValue } from '../domain/types.js';
-import { durationLimitError } from '../lib/duration.js';
+import { Delay } from '../lib/delay.js';
 import { closestName } from '../lib/spelling.js';
-
-const DURATION_HINT = 'expected a duration like "500ms", "2s" or a number of milliseconds';
-
-export const Duration = z
-  .union([
-    z.number({ error: DURATION_HINT }).nonnegative({ error: DURATION_HINT }),
-    z.string({ error: DURATION_HINT }).regex(/^\s*\d+(\.\d+)?\s*(ms|s|m|h)\s*$/, { error: DURATION_HINT }),
-  ])
-  .superRefine((value, ctx) => {
-    const tooLong = durationLimitError(value);
-    if (tooLong) ctx.addIssue({ code: 'custom', message: tooLong });
-  })
-  .meta({
-    id: 'Duration',
-    description: 'A duration: "500ms", "2s", "1.5m", "1h", or milliseconds as a number.',
-  });
-
-const DelayDistribution = z
-  .strictObject({
-    distribution: z.enum(['uniform', 'normal', 'exponential']).optional().meta({
-      description: 'Inferred when omitted: min+max → uniform, mean+stddev → normal, mean → exponential.',
-    }),
-    min: Duration.optional().meta({ description: 'Lower bound (uniform), or a floor for the other shapes.' }),
-    max: Duration.optional().meta({
-      description: 'Upper bound (uniform), or a ceiling for the other shapes.',
-    }),
-    mean: Duration.optional(),
-    stddev: Duration.optional(),
-  })
-  .superRefine((d, ctx) => {
-    const shape =
-      d.distribution ??
-      (d.mean === undefined ? 'uniform' : d.stddev === undefined ? 'exponential' : 'normal');
-    const needs: Record<typeof shape, (keyof typeof d)[]> = {
-      uniform: ['min', 'max'],
-      normal: ['mean', 'stddev'],
-      exponential: ['mean'],
-    };
-    for (const key of needs[shape]) {
-      if (d[key] === undefined)
-        ctx.addIssue({ code: 'custom', path: [key], message: `a ${shape} delay needs "${key}"` });
-    }
-  });
-
-export const Delay = z.union([Duration, DelayDistribution]).meta({
-  id: 'Delay',
-  description:
-    'A fixed duration, or a seeded draw: {min, max}, {mean, stddev} or {mean, distribution: exponential}.',
-});
 
 export const Json: z.ZodType<JsonValue> = z
   .lazy(() =>
@@ -351,7 +302,6 @@ export type RawScenario = z.infer<typeof ScenarioFile>;
 export type RawCondition = z.infer<typeof Condition>;
 export type RawPart = z.infer<typeof Part>;
 export type RawMessageContent = z.infer<typeof MessageContent>;
-export type RawDelay = z.infer<typeof Delay>;
 
 /** The JSON Schema of scenario files, for editors (`a2a-sim schema`, `scenarios/scenario.schema.json`). */
 export function scenarioJsonSchema(): Record<string, unknown> {

@@ -6,7 +6,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   planReply,
   planTurn,
-  sampleDelay,
   startTurn,
   type PlannedEvent,
   type Timeline,
@@ -16,7 +15,8 @@ import {
 import { loadFaker } from '../../../src/lib/fake-data.js';
 import { Random, taskStreams } from '../../../src/lib/random.js';
 import { BUILTIN_SCENARIO_DIR, formatIssue, loadScenarioDirs } from '../../../src/scenario/load.js';
-import type { DelaySpec, Scenario } from '../../../src/scenario/model.js';
+import type { Scenario } from '../../../src/scenario/model.js';
+import { sampleDelay, type DelaySpec } from '../../../src/lib/delay.js';
 import {
   artifacts,
   CONTEXT_ID,

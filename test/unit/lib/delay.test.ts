@@ -1,9 +1,8 @@
 /** sampleDelay never draws a delay longer than a timer can wait, whatever the distribution. */
 import { describe, expect, it } from 'vitest';
-import { sampleDelay } from '../../../src/engine/plan.js';
+import { sampleDelay, type DelaySpec } from '../../../src/lib/delay.js';
 import { MAX_DURATION_MS } from '../../../src/lib/duration.js';
 import { Random } from '../../../src/lib/random.js';
-import type { DelaySpec } from '../../../src/scenario/model.js';
 
 const SPECS: [string, DelaySpec][] = [
   [
