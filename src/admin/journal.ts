@@ -11,7 +11,7 @@ import { wireRequestOf } from '../bindings/shared/context.js';
 import type { Clock } from '../lib/clock.js';
 import { merge } from '../lib/objects.js';
 import { RingLog } from '../lib/ring-log.js';
-import type { WireRequest } from '../runtime/service.js';
+import type { WireRequest } from '../runtime/api.js';
 import { placeOf, type SimEventBody, type SimEventBus, type TaskPlace } from './events.js';
 
 /** Bodies are kept up to this size; the rest is cut off (and said so). */

@@ -4,7 +4,7 @@
  * A bounded ring: the newest `capacity` records are kept.
  */
 import { RingLog } from '../lib/ring-log.js';
-import type { WireRequest } from '../runtime/service.js';
+import type { WireRequest } from '../runtime/api.js';
 
 export type FaultKind = 'drop' | 'duplicate' | 'delay' | 'error' | 'quirk';
 

@@ -4,6 +4,7 @@
  */
 import { parseDuration } from '../lib/duration.js';
 import { delaySpec, type DelaySpec } from '../lib/delay.js';
+import type { DeliveryChaos } from '../runtime/api.js';
 import type { CallError, DropMode, Quirk, RawChaosProfile } from './profile.js';
 
 export interface ChaosPlan {
@@ -16,14 +17,6 @@ export interface ChaosPlan {
   errors?: { kind: CallError; rate?: number; onCall?: number; retryAfterMs: number };
   quirks: ReadonlySet<Quirk>;
   delivery?: DeliveryChaos;
-}
-
-/** How webhook deliveries misbehave. */
-export interface DeliveryChaos {
-  failFirst: number;
-  duplicate: number;
-  outOfOrder: number;
-  delay?: DelaySpec;
 }
 
 export function compilePlan(name: string, raw: RawChaosProfile): ChaosPlan {

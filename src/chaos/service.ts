@@ -25,8 +25,8 @@ import type {
   CallContext,
   PushConfigPage,
   PushConfigPageQuery,
-  SimService,
-} from '../runtime/service.js';
+  TaskService,
+} from '../runtime/api.js';
 import type { TaskStream } from '../runtime/stream.js';
 import type { Scenario } from '../scenario/model.js';
 import type { ScenarioRegistry } from '../scenario/registry.js';
@@ -72,7 +72,7 @@ export class ChaosService implements A2AService {
   private streams = 0;
 
   constructor(
-    private readonly inner: SimService,
+    private readonly inner: TaskService,
     private readonly options: ChaosOptions,
   ) {}
 

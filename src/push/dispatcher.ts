@@ -9,11 +9,10 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { invalidParams } from '../domain/errors.js';
 import type { LoggedEvent, PushConfig, PushDialect } from '../domain/types.js';
-import type { DeliveryChaos } from '../chaos/plan.js';
 import { sampleDelay } from '../lib/delay.js';
 import type { Clock } from '../lib/clock.js';
 import { Random } from '../lib/random.js';
-import type { CallContext, PushDelivery } from '../runtime/service.js';
+import type { CallContext, DeliveryChaos, PushDelivery } from '../runtime/api.js';
 import type { TaskRecord } from '../store/task-store.js';
 import type { DeliveryLog, DeliveryOutcome } from './delivery-log.js';
 

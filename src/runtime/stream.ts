@@ -3,7 +3,7 @@
  * of a task follows the task's event log, so concurrent streams see identical, identically ordered
  * events, and a stream that starts late loses nothing.
  */
-import { isInterrupted, isTerminal } from '../domain/lifecycle.js';
+import { isInterrupted, isPaused, isTerminal } from '../domain/lifecycle.js';
 import type { LoggedEvent, Message, Task } from '../domain/types.js';
 import type { TaskRecord } from '../store/task-store.js';
 
@@ -111,4 +111,25 @@ export function followTask(record: TaskRecord, options: FollowOptions): TaskStre
       unfollow?.();
     },
   };
+}
+
+/** Resolves once the turn that began after `fromSeq` ends: a terminal or interrupted status. */
+export function untilTurnEnds(record: TaskRecord, fromSeq: number): Promise<void> {
+  return new Promise((resolve) => {
+    let ended = false;
+    const end = () => {
+      ended = true;
+      stop?.();
+      resolve();
+    };
+    // The replay inside follow() may end the turn before follow() returns: stop is then unset.
+    let stop: (() => void) | undefined;
+    stop = record.log.follow(fromSeq, {
+      onEvent: (logged: LoggedEvent) => {
+        if (!ended && logged.event.kind === 'status' && isPaused(logged.event.status.state)) end();
+      },
+      onClose: end,
+    });
+    if (ended) stop();
+  });
 }

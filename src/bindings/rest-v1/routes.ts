@@ -4,7 +4,7 @@
  */
 import type { NextFunction, Request, Response } from 'express';
 import { A2AError, ConnectionFault } from '../../domain/errors.js';
-import type { CallContext } from '../../runtime/service.js';
+import type { CallContext } from '../../runtime/api.js';
 import { callFor, type BindingContext } from '../shared/context.js';
 import { authenticate } from '../shared/auth.js';
 import { negotiateExtensions } from '../shared/extensions.js';

@@ -2,7 +2,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { AgentExtension } from '../../agents/schema.js';
 import type { PushDialect } from '../../domain/types.js';
-import type { A2AService, CallContext, WireRequest } from '../../runtime/service.js';
+import type { A2AService, CallContext, WireRequest } from '../../runtime/api.js';
 import type { AgentCards } from '../agent-card.js';
 import type { AccessPolicy } from './auth.js';
 import type { KeepAliveHub } from './sse.js';

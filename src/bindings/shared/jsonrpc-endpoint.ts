@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Request, Response } from 'express';
 import { A2AError, ConnectionFault } from '../../domain/errors.js';
 import type { TaskStream } from '../../runtime/stream.js';
-import type { CallContext } from '../../runtime/service.js';
+import type { CallContext } from '../../runtime/api.js';
 import { callFor, type BindingContext } from './context.js';
 import { asA2AError } from './errors.js';
 import {

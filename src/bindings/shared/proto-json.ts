@@ -17,7 +17,7 @@ import type {
   TaskStatus,
   TaskView,
 } from '../../domain/types.js';
-import type { PushConfigPage, PushConfigPageQuery } from '../../runtime/service.js';
+import type { PushConfigPage, PushConfigPageQuery } from '../../runtime/api.js';
 import type { DataItem } from '../../runtime/stream.js';
 import { readPushConfig, readSendRequest, type SendRequestGrammar } from './send-request.js';
 import { BASE64, join, WireReader } from './wire-reader.js';

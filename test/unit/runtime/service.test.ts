@@ -15,7 +15,8 @@ import type {
 } from '../../../src/domain/types.js';
 import { VirtualClock } from '../../../src/lib/clock.js';
 import { loadFaker } from '../../../src/lib/fake-data.js';
-import { SimService, type CallContext } from '../../../src/runtime/service.js';
+import type { CallContext } from '../../../src/runtime/api.js';
+import { SimService } from '../../../src/runtime/service.js';
 import {
   BUILTIN_SCENARIO_DIR,
   formatIssue,

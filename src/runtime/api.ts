@@ -1,0 +1,115 @@
+/**
+ * What the runtime offers and what it needs, as interfaces: the operations every binding calls
+ * (the simulator, or the chaos layer in front of it), the call context they take, and the port a
+ * webhook deliverer plugs into. Layers above talk to the runtime through these, never through the
+ * concrete service class.
+ */
+import type {
+  ListTasksPage,
+  ListTasksQuery,
+  PushConfig,
+  PushConfigInput,
+  PushDialect,
+  SendRequest,
+  SendResult,
+  Task,
+  TaskView,
+} from '../domain/types.js';
+import type { DelaySpec } from '../lib/delay.js';
+import type { Scenario } from '../scenario/model.js';
+import type { ScenarioRegistry } from '../scenario/registry.js';
+import type { TaskRecord } from '../store/task-store.js';
+import type { TaskStream } from './stream.js';
+
+/** Who is calling: tasks are visible only within the scope that created them (e.g. a tenant). */
+export interface CallContext {
+  scope: string;
+  /**
+   * A message with a `contextId` but no `taskId` continues that context's task waiting for input,
+   * if there is one (the gateway dialect's follow-up); otherwise it starts a new task in the context.
+   */
+  continueInContext?: boolean;
+  /** The wire request behind the call: what chaos keys on and what its records name. */
+  request?: WireRequest;
+  /** How the webhooks this call creates misbehave (set by the chaos layer). */
+  deliveryChaos?: DeliveryChaos;
+}
+
+export interface WireRequest {
+  /** e.g. `REST`, `JSON-RPC 1.0`, `JSON-RPC 0.3`, `gateway`. */
+  binding: string;
+  /** The A2A version of its shapes: webhooks made on it receive the same. */
+  version: PushDialect;
+  /** e.g. `POST /message:stream`, `SendMessage`, `tasks/resubscribe`. */
+  operation: string;
+  /** The JSON-RPC request id, if any. */
+  id?: string | number | null;
+  /** The `X-Sim-Chaos` header, as sent. */
+  chaos?: string;
+  /** The scope the call acts in. */
+  scope?: string;
+  /** The task the call turned out to be about, once the service knows it. */
+  taskId?: string;
+}
+
+type Awaitable<T> = T | Promise<T>;
+
+/** What the bindings call: the simulator itself, or the chaos layer in front of it. */
+export interface A2AService {
+  send(request: SendRequest, ctx: CallContext): Promise<SendResult>;
+  stream(request: SendRequest, ctx: CallContext): Promise<TaskStream>;
+  getTask(id: string, historyLength: number | undefined, ctx: CallContext): Awaitable<TaskView>;
+  listTasks(query: ListTasksQuery, ctx: CallContext): Awaitable<ListTasksPage>;
+  cancelTask(id: string, ctx: CallContext): Awaitable<TaskView>;
+  subscribe(id: string, ctx: CallContext, resume?: { afterSeq?: number }): Awaitable<TaskStream>;
+  createPushConfig(taskId: string, input: PushConfigInput, ctx: CallContext): Awaitable<PushConfig>;
+  /** Without `configId`, the task's first config (v0.3 `tasks/pushNotificationConfig/get` by task id). */
+  getPushConfig(taskId: string, configId: string | undefined, ctx: CallContext): Awaitable<PushConfig>;
+  listPushConfigs(taskId: string, page: PushConfigPageQuery, ctx: CallContext): Awaitable<PushConfigPage>;
+  /** Idempotent: deleting a config that is not there succeeds. */
+  deletePushConfig(taskId: string, configId: string, ctx: CallContext): Awaitable<void>;
+}
+
+/** The operations, and what the chaos layer asks of the simulator behind it to choose its chaos. */
+export interface TaskService extends A2AService {
+  subscribe(id: string, ctx: CallContext, resume?: { afterSeq?: number }): TaskStream;
+  /** The scenarios it plays now (replaced whole on reload, never changed in place). */
+  readonly scenarios: ScenarioRegistry;
+  /** The task as it is now, whole, if the caller can see it (a chaos quirk replays it). */
+  currentTask(id: string, ctx: CallContext): Task | undefined;
+  /** The scenario a message would play: its task's for a follow-up, else the one it matches. */
+  scenarioFor(request: SendRequest, ctx: CallContext): Scenario | undefined;
+  /** The scenario a task plays, if the task is visible to the caller. */
+  scenarioOfTask(id: string, ctx: CallContext): Scenario | undefined;
+}
+
+export interface PushConfigPageQuery {
+  pageSize?: number;
+  pageToken?: string;
+}
+
+export interface PushConfigPage {
+  configs: PushConfig[];
+  /** `""` on the last page. */
+  nextPageToken: string;
+}
+
+/** Delivers a task's events to its webhooks; the simulator's is in `src/push/`. */
+export interface PushDelivery {
+  /** Refuses a URL the deliveries may not go to (the SSRF filter); throws InvalidParams. */
+  checkUrl(url: string): void;
+  /** Starts delivering the events after `afterSeq` to `config`. */
+  start(record: TaskRecord, config: PushConfig, afterSeq: number, ctx: CallContext): void;
+  stop(config: PushConfig): void;
+}
+
+/** How webhook deliveries misbehave: chaos decides it per call, the deliverer carries it out. */
+export interface DeliveryChaos {
+  /** Attempts of each delivery that fail before anything is sent. */
+  failFirst: number;
+  /** Chance that a delivery is made twice. */
+  duplicate: number;
+  /** Chance that a delivery is held back and made after the next one. */
+  outOfOrder: number;
+  delay?: DelaySpec;
+}

@@ -1,0 +1,56 @@
+/**
+ * Where a task's seed comes from. It depends only on the root seed, the caller's scope, the
+ * scenario and what the request says, so the same question gets the same answer in every run,
+ * whatever else runs meanwhile (in other tenants and workspaces too). Asking the same question
+ * again gets the next occurrence: counted, so the thousandth repeat costs what the first does.
+ */
+import { createHash } from 'node:crypto';
+import type { Message } from '../domain/types.js';
+import { Random } from '../lib/random.js';
+
+/**
+ * Distinct requests whose repeat count is remembered, the least recently repeated forgotten first:
+ * twice the default task cap, so a request whose tasks are still stored is rarely forgotten.
+ */
+const MAX_REMEMBERED_REQUESTS = 20_000;
+
+export interface TaskSeed {
+  seed: string;
+  /** The task's id stream, which has drawn the task id. */
+  ids: Random;
+  taskId: string;
+}
+
+export class TaskSeeds {
+  /** How many tasks each distinct request has started: the next one's occurrence. */
+  private readonly occurrences = new Map<string, number>();
+
+  constructor(
+    private readonly rootSeed: string,
+    /** Whether a task id is taken: a repeat whose count was forgotten probes for the next free one. */
+    private readonly taken: (taskId: string) => boolean,
+  ) {}
+
+  claim(scenarioId: string, message: Message, scope: string): TaskSeed {
+    const digest = createHash('sha256')
+      .update(JSON.stringify([scope, message.contextId ?? '', message.parts]))
+      .digest('base64url')
+      .slice(0, 16);
+    const base = `${this.rootSeed}/${scenarioId}/${digest}`;
+    // The count only saves work: forgetting it (to bound memory) falls back to probing the store.
+    const counted = this.occurrences.get(base);
+    this.occurrences.delete(base);
+    if (this.occurrences.size >= MAX_REMEMBERED_REQUESTS) {
+      this.occurrences.delete(this.occurrences.keys().next().value!);
+    }
+    for (let occurrence = counted ?? 0; ; occurrence++) {
+      const seed = `${base}#${occurrence}`;
+      const ids = new Random(seed).fork('task');
+      const taskId = ids.uuid();
+      if (!this.taken(taskId)) {
+        this.occurrences.set(base, occurrence + 1);
+        return { seed, ids, taskId };
+      }
+    }
+  }
+}
