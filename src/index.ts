@@ -35,6 +35,7 @@ import { loadChaosDirs } from './chaos/catalog.js';
 import { describeFault, FaultLog } from './chaos/fault-log.js';
 import { ChaosService, type ChaosSettings } from './chaos/service.js';
 import { chaosSetting } from './chaos/setting.js';
+import { chaosTextProblem, scenarioChaos } from './chaos/scenario-chaos.js';
 import { pushBody } from './bindings/shared/push-body.js';
 import { DeliveryLog, describeDelivery } from './push/delivery-log.js';
 import { PushDispatcher } from './push/dispatcher.js';
@@ -97,7 +98,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     ...((options.builtinScenarios ?? DEFAULTS.builtinScenarios) ? [BUILTIN_SCENARIO_DIR] : []),
   ];
   await checkScenarioDirs(options.scenarioDirs ?? []);
-  const loaded = await loadScenarioDirs(dirs);
+  const loaded = await loadScenarioDirs(dirs, { checkChaos: chaosTextProblem });
   for (const issue of loaded.issues) logger.warn(`scenario skipped: ${formatIssue(issue)}`);
   const definitions = await loadAgentDirs(
     dirs,
@@ -111,7 +112,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
       ? {}
       : { global: await chaosSetting(options.chaos, chaos.profiles), source: options.chaos };
   for (const scenario of loaded.scenarios) {
-    const name = scenario.chaos?.profile;
+    const name = scenarioChaos(scenario)?.profile;
     if (name !== undefined && !chaos.profiles.has(name)) {
       logger.warn(
         `scenario ${scenario.id}: no chaos profile "${name}"; known: ${[...chaos.profiles.keys()].join(', ')}`,
@@ -240,7 +241,10 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     // A file that broke keeps its previous version (in its place in the matching order, ahead of a
     // built-in it overrides), so a typo mid-demo changes nothing.
     const previous = new Map(current.scenarios.map((s) => [s.file, s]));
-    const fresh = await loadScenarioDirs(dirs, (file) => previous.get(file));
+    const fresh = await loadScenarioDirs(dirs, {
+      previous: (file) => previous.get(file),
+      checkChaos: chaosTextProblem,
+    });
     const scenarios = fresh.scenarios;
     service.useScenarios(new ScenarioRegistry(scenarios));
     definitions.agents.forEach(({ scenarioIds, everyScenario }, i) =>

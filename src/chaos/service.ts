@@ -40,6 +40,7 @@ import {
   type ChaosLevel,
   type RawChaosProfile,
 } from './profile.js';
+import { scenarioChaos } from './scenario-chaos.js';
 import { chaoticStream } from './stream.js';
 
 export interface ChaosOptions {
@@ -186,7 +187,7 @@ export class ChaosService implements A2AService {
   ): ChaosPlan | undefined {
     const levels: [string, ChaosLevel | undefined][] = [
       ['global', this.options.settings.global],
-      ['scenario', this.scenariosHaveChaos() ? scenario()?.chaos : undefined],
+      ['scenario', this.scenariosHaveChaos() ? this.scenarioLevel(scenario()) : undefined],
       ['metadata', this.parseLevel(metadata?.['chaos'], 'message.metadata.chaos')],
       ['header', this.parseLevel(ctx.request?.chaos, 'X-Sim-Chaos')],
     ];
@@ -215,6 +216,19 @@ export class ChaosService implements A2AService {
       chaosInRegistry.set(registry, answer);
     }
     return answer;
+  }
+
+  private scenarioLevel(scenario: Scenario | undefined): ChaosLevel | undefined {
+    if (!scenario) return undefined;
+    try {
+      return scenarioChaos(scenario);
+    } catch (error) {
+      // A scenario loaded without the chaos check (a test's) can still carry a bad text.
+      if (error instanceof ChaosSyntaxError) {
+        throw invalidParams([{ field: `scenario ${scenario.id} chaos`, description: error.message }]);
+      }
+      throw error;
+    }
   }
 
   private parseLevel(value: unknown, field: string): ChaosLevel | undefined {

@@ -4,7 +4,6 @@
  * that never end.
  */
 import type { JsonObject, JsonValue } from '../domain/types.js';
-import { ChaosSyntaxError, parseChaosPairs, type ChaosLevel } from '../chaos/profile.js';
 import { delaySpec, type DelaySpec, type RawDelay } from '../lib/delay.js';
 import { parseDuration } from '../lib/duration.js';
 import { isFakerMethod } from '../lib/fake-data.js';
@@ -29,12 +28,16 @@ export interface CompileIssue {
   message: string;
 }
 
+/** What is wrong with a scenario's `chaos:` text, if anything: the chaos layer owns that grammar. */
+export type ChaosCheck = (text: string) => string | undefined;
+
 export async function compileScenario(
   id: string,
   file: string,
   raw: RawScenario,
+  checkChaos?: ChaosCheck,
 ): Promise<{ scenario?: Scenario; issues: CompileIssue[] }> {
-  const compiler = new Compiler();
+  const compiler = new Compiler(checkChaos);
   const scenario = compiler.scenario(id, file, raw);
   compiler.checkFakerPaths();
   return compiler.issues.length ? { issues: compiler.issues } : { scenario, issues: [] };
@@ -46,6 +49,8 @@ class Compiler implements ScriptCompiler {
   private readonly variantTypes: string[][] = [];
   /** Vars declared so far: a var may only read the ones declared before it. */
   private readonly declaredVars = new Set<string>();
+
+  constructor(private readonly checkChaos: ChaosCheck | undefined) {}
 
   scenario(id: string, file: string, raw: RawScenario): Scenario {
     const vars = Object.entries(raw.vars ?? {}).map(([name, value]): [string, DataTemplate] => {
@@ -102,14 +107,10 @@ class Compiler implements ScriptCompiler {
     return { kind: 'steps', steps: buildScript(raw.steps ?? [], this) };
   }
 
-  private chaos(raw: string): ChaosLevel {
-    try {
-      return parseChaosPairs(raw);
-    } catch (error) {
-      if (!(error instanceof ChaosSyntaxError)) throw error;
-      this.issues.push({ path: ['chaos'], message: error.message });
-      return {};
-    }
+  private chaos(raw: string): string {
+    const problem = this.checkChaos?.(raw);
+    if (problem) this.issues.push({ path: ['chaos'], message: problem });
+    return raw;
   }
 
   checkFakerPaths(): void {

@@ -7,7 +7,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { displayPath, parseWithSchema, readSource, type FileIssue } from '../lib/yaml-file.js';
-import { compileScenario } from './compile.js';
+import { compileScenario, type ChaosCheck } from './compile.js';
 import type { Scenario } from './model.js';
 import { ScenarioFile } from './schema.js';
 
@@ -41,15 +41,25 @@ export async function listScenarioFiles(dir: string): Promise<string[]> {
     .sort();
 }
 
+export interface LoadOptions {
+  /** Stands in for a file with issues (a reload keeps the version that last loaded), in its place. */
+  previous?: (file: string) => Scenario | undefined;
+  /**
+   * Checks each scenario's `chaos:` text; without a check, the text is taken as written (and
+   * checked when a call meets it).
+   */
+  checkChaos?: ChaosCheck;
+}
+
 /**
  * Loads every scenario in `dirs`, in order. When two files share an id, the one from the earlier
- * directory wins, so a user's `weather.yaml` replaces the built-in one. `previous` stands in for a
- * file with issues (a reload keeps the version that last loaded), in that file's place.
+ * directory wins, so a user's `weather.yaml` replaces the built-in one.
  */
 export async function loadScenarioDirs(
   dirs: readonly string[],
-  previous?: (file: string) => Scenario | undefined,
+  options: LoadOptions = {},
 ): Promise<LoadResult> {
+  const { previous } = options;
   const scenarios = new Map<string, Scenario>();
   const issues: ScenarioIssue[] = [];
   for (const dir of dirs) {
@@ -66,7 +76,7 @@ export async function loadScenarioDirs(
     }
     for (const file of files) {
       if (scenarios.has(scenarioIdOf(file))) continue;
-      const result = await loadScenarioFile(file);
+      const result = await loadScenarioFile(file, options.checkChaos);
       issues.push(...result.issues);
       const scenario = result.scenario ?? (result.issues.length ? previous?.(displayPath(file)) : undefined);
       if (scenario) scenarios.set(scenario.id, scenario);
@@ -77,6 +87,7 @@ export async function loadScenarioDirs(
 
 export async function loadScenarioFile(
   file: string,
+  checkChaos?: ChaosCheck,
 ): Promise<{ scenario?: Scenario; issues: ScenarioIssue[] }> {
   const id = scenarioIdOf(file);
   if (!SCENARIO_ID.test(id)) {
@@ -92,7 +103,7 @@ export async function loadScenarioFile(
   }
   const source = await readSource(file);
   if ('issue' in source) return { issues: [source.issue] };
-  return parseScenario(id, displayPath(file), source.text);
+  return parseScenario(id, displayPath(file), source.text, checkChaos);
 }
 
 /** Parses and validates one scenario's source text. `file` is only used in messages. */
@@ -100,9 +111,10 @@ export async function parseScenario(
   id: string,
   file: string,
   text: string,
+  checkChaos?: ChaosCheck,
 ): Promise<{ scenario?: Scenario; issues: ScenarioIssue[] }> {
   const parsed = parseWithSchema(file, text, ScenarioFile);
   if ('issues' in parsed) return { issues: parsed.issues };
-  const compiled = await compileScenario(id, file, parsed.value);
+  const compiled = await compileScenario(id, file, parsed.value, checkChaos);
   return { scenario: compiled.scenario, issues: compiled.issues.map((i) => parsed.at(i.path, i.message)) };
 }

@@ -2,7 +2,6 @@
  * A scenario after loading: durations in milliseconds, regular expressions compiled, templates
  * parsed. The engine plans from this shape only; it never sees the raw file.
  */
-import type { ChaosLevel } from '../chaos/profile.js';
 import type { A2AErrorType } from '../domain/errors.js';
 import type { JsonObject, JsonValue, TaskState } from '../domain/types.js';
 import type { Pattern } from './pattern.js';
@@ -139,6 +138,9 @@ export interface Scenario {
    * acceptedOutputModes accept none of one list is refused before any task exists.
    */
   variantTypes: string[][];
-  /** The chaos this scenario's tasks meet on the wire, unless a request says otherwise. */
-  chaos?: ChaosLevel;
+  /**
+   * The chaos this scenario's tasks meet on the wire, unless a request says otherwise: a profile
+   * name or `key=value` pairs, as written. The chaos layer reads it.
+   */
+  chaos?: string;
 }

@@ -7,6 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatIssue } from '../../src/index.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
 import { postSse } from '../helpers/sse.js';
 import { chaos, faultsOf, REPORT_TEXT, settle, v1Send } from './helpers.js';
@@ -17,6 +18,24 @@ describe('global and scenario chaos settings', () => {
       /no chaos profile "no-such-profile"/,
     );
     await expect(startSim({ chaos: 'drop-mode=explode' })).rejects.toThrow(/"drop-mode" must be one of/);
+  });
+
+  it('skips a scenario whose chaos: cannot be read, naming the file, the line and the problem', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'a2a-sim-chaos-bad-'));
+    await writeFile(
+      join(dir, 'shaky.yaml'),
+      'description: Meets chaos it cannot name.\nmatch: [{ keywords: [shaky] }]\nchaos: drop-mode=explode\nsteps:\n  - status: completed\n',
+    );
+    const g = await startSim({ scenarioDirs: [dir] });
+    try {
+      expect(g.sim.issues.map(formatIssue)).toEqual([
+        expect.stringMatching(/shaky\.yaml:3 chaos: "drop-mode" must be one of fin, reset, hang/),
+      ]);
+      expect(g.sim.service.scenarios.get('shaky')).toBeUndefined();
+    } finally {
+      await g.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('a *.chaos.yaml path as the global setting applies that file to every call', async () => {

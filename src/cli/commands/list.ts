@@ -2,6 +2,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { agentSummary, loadAgentDirs } from '../../agents/load.js';
 import { describeCondition, scenarioSummary } from '../../scenario/describe.js';
+import { chaosTextProblem } from '../../chaos/scenario-chaos.js';
 import { BUILTIN_SCENARIO_DIR, formatIssue, loadScenarioDirs } from '../../scenario/load.js';
 import { withScenarioOptions } from '../options.js';
 
@@ -20,7 +21,7 @@ export const listCommand: CommandModule<object, ListArgs> = {
     }) as never,
   handler: async (argv) => {
     const dirs = [...argv.scenarios, ...(argv.builtins ? [BUILTIN_SCENARIO_DIR] : [])];
-    const loaded = await loadScenarioDirs(dirs);
+    const loaded = await loadScenarioDirs(dirs, { checkChaos: chaosTextProblem });
     const defined = await loadAgentDirs(
       dirs,
       loaded.scenarios.map((s) => s.id),

@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommandModule } from 'yargs';
 import { CHAOS_FILE, listChaosFiles, loadChaosFile } from '../../chaos/catalog.js';
+import { chaosTextProblem } from '../../chaos/scenario-chaos.js';
 import { AGENT_FILE, listAgentFiles, loadAgentFile, type AgentDefinition } from '../../agents/load.js';
 import {
   BUILTIN_SCENARIO_DIR,
@@ -42,7 +43,7 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
     }
     const scenarioIds: string[] = [];
     for (const file of files.filter((f) => !AGENT_FILE.test(f) && !CHAOS_FILE.test(f))) {
-      const result = await loadScenarioFile(file);
+      const result = await loadScenarioFile(file, chaosTextProblem);
       issues.push(...result.issues);
       if (result.scenario) scenarioIds.push(result.scenario.id);
     }
