@@ -8,7 +8,7 @@
  * the seed's chaos stream, keyed by the order of calls and streams, so the same seed and the same
  * requests meet the same faults at the same events; the task's own content and timing never change.
  */
-import { A2AError, ConnectionFault, invalidParams } from '../domain/errors.js';
+import { A2AError, invalidParams } from '../domain/errors.js';
 import type {
   JsonObject,
   ListTasksQuery,
@@ -28,6 +28,7 @@ import type {
   TaskService,
 } from '../runtime/api.js';
 import type { TaskStream } from '../runtime/stream.js';
+import { ConnectionFault, type WireService, type WireStream } from './wire.js';
 import type { Scenario } from '../scenario/model.js';
 import type { ScenarioRegistry } from '../scenario/registry.js';
 import type { FaultLog, FaultRecord } from './fault-log.js';
@@ -68,7 +69,7 @@ export interface ChaosSettings {
   source?: string;
 }
 
-export class ChaosService implements A2AService {
+export class ChaosService implements WireService {
   private calls = 0;
   private streams = 0;
 
@@ -85,7 +86,7 @@ export class ChaosService implements A2AService {
     return result;
   }
 
-  async stream(request: SendRequest, ctx: CallContext): Promise<TaskStream> {
+  async stream(request: SendRequest, ctx: CallContext): Promise<WireStream> {
     const plan = this.planFor(ctx, () => this.inner.scenarioFor(request, ctx), request.message.metadata);
     return this.disturb(await this.inner.stream(request, withDeliveryChaos(ctx, plan)), plan, ctx);
   }
@@ -157,7 +158,7 @@ export class ChaosService implements A2AService {
     );
   }
 
-  subscribe(id: string, ctx: CallContext, resume: { afterSeq?: number } = {}): TaskStream {
+  subscribe(id: string, ctx: CallContext, resume: { afterSeq?: number } = {}): WireStream {
     const plan = this.planFor(ctx, () => this.inner.scenarioOfTask(id, ctx));
     return this.disturb(this.inner.subscribe(id, ctx, resume), plan, ctx);
   }
@@ -309,7 +310,7 @@ export class ChaosService implements A2AService {
     await new Promise<void>((resolve) => this.options.clock.setTimer(ms, resolve));
   }
 
-  private disturb(stream: TaskStream, plan: ChaosPlan | undefined, ctx: CallContext): TaskStream {
+  private disturb(stream: TaskStream, plan: ChaosPlan | undefined, ctx: CallContext): WireStream {
     if (!plan) return stream;
     const { taskId } = stream;
     return chaoticStream(stream, plan, {

@@ -12,7 +12,8 @@ import type { LoggedEvent, Task, TaskState } from '../domain/types.js';
 import { sampleDelay } from '../lib/delay.js';
 import type { Clock, Timer } from '../lib/clock.js';
 import type { Random } from '../lib/random.js';
-import type { DataItem, StreamItem, StreamSink, TaskStream } from '../runtime/stream.js';
+import type { StreamItem, TaskStream } from '../runtime/stream.js';
+import type { DataItem, WireItem, WireSink, WireStream } from './wire.js';
 import type { FaultKind } from './fault-log.js';
 import type { ChaosPlan } from './plan.js';
 import type { Quirk } from './profile.js';
@@ -32,7 +33,7 @@ export interface StreamChaosDeps {
   currentTask?(): Task | undefined;
 }
 
-type EventItem = Extract<StreamItem, { kind: 'event' }>;
+type EventItem = Extract<WireItem, { kind: 'event' }>;
 type DropReason = 'after-events' | 'after-ms' | 'probability';
 
 /** An item from the inner stream, its chances already drawn, waiting for its delivery time. */
@@ -50,15 +51,15 @@ type Queued =
  * });
  * pipeToSse(req, res, stream, keepAlive, encoding, report);
  */
-export function chaoticStream(inner: TaskStream, plan: ChaosPlan, deps: StreamChaosDeps): TaskStream {
+export function chaoticStream(inner: TaskStream, plan: ChaosPlan, deps: StreamChaosDeps): WireStream {
   const quiet = !plan.firstByte && !plan.perEvent && !plan.drop && !plan.duplicate && plan.quirks.size === 0;
   return quiet ? inner : new ChaoticStream(inner, plan, deps);
 }
 
-class ChaoticStream implements TaskStream {
+class ChaoticStream implements WireStream {
   readonly holdsHeaders: boolean;
   readonly taskId: string | undefined;
-  private sink: StreamSink | undefined;
+  private sink: WireSink | undefined;
   private done = false;
   /** Whether headers went out: a `fin` drop must not look like an end before any byte (an eviction). */
   private opened = false;
@@ -85,7 +86,7 @@ class ChaoticStream implements TaskStream {
     this.taskId = inner.taskId;
   }
 
-  start(sink: StreamSink): void {
+  start(sink: WireSink): void {
     this.sink = sink;
     const ms = this.plan.firstByte ? sampleDelay(this.plan.firstByte, this.deps.random) : 0;
     if (ms <= 0) return this.begin();
@@ -113,12 +114,6 @@ class ChaoticStream implements TaskStream {
     this.inner.start({
       item: (item) => this.arrive(item),
       end: () => this.enqueue({ kind: 'end', at: this.deps.clock.now() }),
-      open: () => this.markOpen(),
-      abort: (mode) => {
-        if (this.done) return;
-        this.close();
-        sink.abort(mode);
-      },
     });
   }
 
@@ -127,9 +122,8 @@ class ChaoticStream implements TaskStream {
     if (this.done) return;
     this.seenTaskId = taskIdOf(item) ?? this.seenTaskId;
     const { perEvent, drop, duplicate } = this.plan;
-    const data = item.kind !== 'keep-alive';
-    const jitterMs = data && perEvent ? Math.max(0, sampleDelay(perEvent, this.deps.random)) : 0;
-    const dropped = data && !!drop?.probability && this.deps.random.next() < drop.probability;
+    const jitterMs = perEvent ? Math.max(0, sampleDelay(perEvent, this.deps.random)) : 0;
+    const dropped = !!drop?.probability && this.deps.random.next() < drop.probability;
     const copied = isLogged(item) && !!duplicate && this.deps.random.next() < duplicate.probability;
     const at = this.deps.clock.now() + jitterMs;
     this.enqueue({ kind: 'item', item, at, jitterMs, drop: dropped, duplicate: copied });
@@ -163,7 +157,6 @@ class ChaoticStream implements TaskStream {
   }
 
   private deliver({ item, jitterMs, drop, duplicate }: Extract<Queued, { kind: 'item' }>): void {
-    if (item.kind === 'keep-alive') return this.sink!.item(item);
     if (drop) return this.drop('probability');
     if (jitterMs > 0)
       this.record('delay', { where: 'event', ms: jitterMs }, isLogged(item) ? item.event.seq : undefined);
@@ -265,11 +258,11 @@ class ChaoticStream implements TaskStream {
 }
 
 /** A logged event (not made up by chaos): the only kind with a seq, and the only kind duplicated. */
-function isLogged(item: StreamItem): item is EventItem {
+function isLogged(item: WireItem): item is EventItem {
   return item.kind === 'event' && !item.synthetic;
 }
 
-function taskIdOf(item: StreamItem): string | undefined {
+function taskIdOf(item: WireItem): string | undefined {
   if (item.kind === 'event') return item.event.taskId;
   if (item.kind === 'snapshot') return item.task.id;
   return item.kind === 'message' ? item.message.taskId : undefined;

@@ -89,10 +89,3 @@ export function invalidParams(violations: FieldViolation[]): A2AError {
     fieldViolations: violations,
   });
 }
-
-/** The call gets no answer at all: the connection closes empty, or is reset (injected by chaos). */
-export class ConnectionFault extends Error {
-  constructor(readonly mode: 'empty' | 'reset') {
-    super(mode === 'empty' ? 'Connection closed without a reply' : 'Connection reset');
-  }
-}

@@ -12,25 +12,13 @@ export type StreamItem =
   | { kind: 'message'; message: Message }
   /** The task as of subscribing: a view, not a logged event, so it carries no seq. */
   | { kind: 'snapshot'; task: Task }
-  /**
-   * `last`: the status that ends this stream (v0.3 marks it `final`). `synthetic`: made up for this
-   * connection by chaos (a quirk), not in the task's log; it carries no seq on the wire.
-   */
-  | { kind: 'event'; event: LoggedEvent; last?: true; synthetic?: true }
-  /** A `: keep-alive` comment, sent now (chaos: keep-alive floods). */
-  | { kind: 'keep-alive' };
-
-/** The items that become a `data:` frame. */
-export type DataItem = Exclude<StreamItem, { kind: 'keep-alive' }>;
+  /** `last`: the status that ends this stream (v0.3 marks it `final`). */
+  | { kind: 'event'; event: LoggedEvent; last?: true };
 
 export interface StreamSink {
   item(item: StreamItem): void;
   /** No more items: the task ended or paused, or was evicted. The connection closes cleanly. */
   end(): void;
-  /** Sends the response headers now, for a stream that holds them back (`holdsHeaders`). */
-  open(): void;
-  /** Chaos: ends the connection abnormally, with a TCP reset, or by going silent while keeping it open. */
-  abort(mode: 'reset' | 'hang'): void;
 }
 
 export interface TaskStream {
@@ -38,8 +26,6 @@ export interface TaskStream {
   start(sink: StreamSink): void;
   /** The client went away: stop delivering. */
   stop(): void;
-  /** Headers wait for `sink.open()` or the first item, instead of going out at start (chaos latency). */
-  readonly holdsHeaders?: boolean;
   /** The task it follows; none for a direct Message reply. */
   readonly taskId?: string;
 }

@@ -3,7 +3,8 @@
  * an optional `/{tenant}` prefix. Decode, call the service, encode: nothing else happens here.
  */
 import type { NextFunction, Request, Response } from 'express';
-import { A2AError, ConnectionFault } from '../../domain/errors.js';
+import { ConnectionFault } from '../../chaos/wire.js';
+import { A2AError } from '../../domain/errors.js';
 import type { CallContext } from '../../runtime/api.js';
 import { callFor, type BindingContext } from '../shared/context.js';
 import { authenticate } from '../shared/auth.js';

@@ -2,13 +2,14 @@
 import type { IncomingMessage } from 'node:http';
 import type { AgentExtension } from '../../agents/schema.js';
 import type { PushDialect } from '../../domain/types.js';
-import type { A2AService, CallContext, WireRequest } from '../../runtime/api.js';
+import type { WireService } from '../../chaos/wire.js';
+import type { CallContext, WireRequest } from '../../runtime/api.js';
 import type { AgentCards } from '../agent-card.js';
 import type { AccessPolicy } from './auth.js';
 import type { KeepAliveHub } from './sse.js';
 
 export interface BindingContext {
-  service: A2AService;
+  service: WireService;
   keepAlive: KeepAliveHub;
   cards: AgentCards;
   maxBodyBytes: number;

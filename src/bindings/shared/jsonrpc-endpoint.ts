@@ -6,8 +6,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Request, Response } from 'express';
-import { A2AError, ConnectionFault } from '../../domain/errors.js';
-import type { TaskStream } from '../../runtime/stream.js';
+import { ConnectionFault, type WireStream } from '../../chaos/wire.js';
+import { A2AError } from '../../domain/errors.js';
 import type { CallContext } from '../../runtime/api.js';
 import { callFor, type BindingContext } from './context.js';
 import { asA2AError } from './errors.js';
@@ -31,7 +31,7 @@ import {
 } from './jsonrpc.js';
 import { pipeToSse, sseError, type StreamEncoding } from './stream.js';
 
-export type MethodOutcome = { kind: 'result'; result: unknown } | { kind: 'stream'; stream: TaskStream };
+export type MethodOutcome = { kind: 'result'; result: unknown } | { kind: 'stream'; stream: WireStream };
 
 export type MethodHandler = (
   params: unknown,

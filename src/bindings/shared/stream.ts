@@ -1,12 +1,12 @@
 /**
- * Pipes a TaskStream to an SSE response. A call that fails is refused before it returns a stream
+ * Pipes a task's stream, as chaos lets this connection see it, to an SSE response. A call that fails is refused before it returns a stream
  * and is answered as a normal error by the caller; once the stream starts, headers go out at once
  * (a resumed stream may have nothing to send until the task moves), and an error becomes the
  * stream's last frame.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2AError } from '../../domain/errors.js';
-import type { DataItem, TaskStream } from '../../runtime/stream.js';
+import type { DataItem, WireStream } from '../../chaos/wire.js';
 import { KeepAliveHub, SseWriter } from './sse.js';
 
 export interface StreamEncoding {
@@ -19,7 +19,7 @@ export interface StreamEncoding {
 export function pipeToSse(
   req: IncomingMessage,
   res: ServerResponse,
-  stream: TaskStream,
+  stream: WireStream,
   keepAlive: KeepAliveHub,
   encoding: StreamEncoding,
   report: (error: unknown) => void,
