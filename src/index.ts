@@ -9,6 +9,7 @@
  * clock.advance(5_000);
  * await sim.close();
  */
+import { placeOf } from './domain/scope.js';
 import { watch } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -26,7 +27,7 @@ import { BUILTIN_SCENARIO_DIR, formatIssue, loadScenarioDirs, type ScenarioIssue
 import type { Scenario } from './scenario/model.js';
 import { ScenarioRegistry } from './scenario/registry.js';
 import { answerUnroutable, buildApp } from './server.js';
-import { placeOf, SimEventBus, type SimEventBody } from './admin/events.js';
+import { SimEventBus, type SimEventBody } from './admin/events.js';
 import { attachFeed } from './admin/feed.js';
 import { RequestJournal } from './admin/journal.js';
 import type { ControlPlane } from './admin/routes.js';

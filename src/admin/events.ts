@@ -4,21 +4,14 @@
  */
 import type { FaultRecord } from '../chaos/fault-log.js';
 import { merge } from '../lib/objects.js';
+import type { Place } from '../domain/scope.js';
 import type { LoggedEvent } from '../domain/types.js';
 import type { DeliveryRecord } from '../push/delivery-log.js';
 import type { JournalEntry } from './journal.js';
 
-/** Where a task lives, read from its scope (`agent:explore|workspace:ws-1`, `tenant:acme`, or the root). */
-export interface TaskPlace {
-  /** The defined agent, or undefined for the root agent. */
-  agent?: string;
-  workspace?: string;
-  tenant?: string;
-}
-
 export type SimEventBody =
-  | ({ type: 'task:created'; taskId: string; contextId: string; scenario: string } & TaskPlace)
-  | ({ type: 'task:event'; taskId: string; contextId: string; event: LoggedEvent } & TaskPlace)
+  | ({ type: 'task:created'; taskId: string; contextId: string; scenario: string } & Place)
+  | ({ type: 'task:event'; taskId: string; contextId: string; event: LoggedEvent } & Place)
   | { type: 'stream:opened' | 'stream:closed'; request: number; taskId?: string }
   | { type: 'chaos:fault'; fault: FaultRecord }
   | { type: 'push:attempt'; delivery: DeliveryRecord }
@@ -105,16 +98,4 @@ export class SimEventBus {
     }
     return event;
   }
-}
-
-export function placeOf(scope: string): TaskPlace {
-  const place: TaskPlace = {};
-  for (const part of scope.split('|')) {
-    const [key, value] = part.split(/:(.*)/s);
-    if (value === undefined) continue;
-    if (key === 'agent') place.agent = value;
-    else if (key === 'workspace') place.workspace = value;
-    else if (key === 'tenant') place.tenant = value;
-  }
-  return place;
 }

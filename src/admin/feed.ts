@@ -4,6 +4,7 @@
  * the query (`taskId`, `contextId`, `workspace`, `agent`, `types`). Same access rule as the admin
  * API. A watcher that does not keep up is dropped (1013), never buffered without bound.
  */
+import { placeOf } from '../domain/scope.js';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocket, WebSocketServer } from 'ws';
@@ -15,7 +16,7 @@ import { A2AError, invalidParams } from '../domain/errors.js';
 import type { Logger } from '../lib/log.js';
 import type { TaskStore } from '../store/task-store.js';
 import { checkAdminAccess, checkFeedOrigin } from './access.js';
-import { placeOf, type SimEvent } from './events.js';
+import type { SimEvent } from './events.js';
 import type { ControlPlane } from './routes.js';
 
 export const FEED_PATH = '/_sim/feed';

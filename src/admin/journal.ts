@@ -3,6 +3,7 @@
  * binding and operation it was read as, the task it touched, the response status and timing, and
  * the chaos faults applied to it. A bounded ring; `GET /_sim/requests` serves it.
  */
+import { placeOf, type Place } from '../domain/scope.js';
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { FaultLog } from '../chaos/fault-log.js';
@@ -12,7 +13,7 @@ import type { Clock } from '../lib/clock.js';
 import { merge } from '../lib/objects.js';
 import { RingLog } from '../lib/ring-log.js';
 import type { WireRequest } from '../runtime/api.js';
-import { placeOf, type SimEventBody, type SimEventBus, type TaskPlace } from './events.js';
+import type { SimEventBody, SimEventBus } from './events.js';
 
 /** Bodies are kept up to this size; the rest is cut off (and said so). */
 const MAX_BODY_CHARS = 16 * 1024;
@@ -20,7 +21,7 @@ const MAX_BODY_CHARS = 16 * 1024;
 /** Headers whose values are secrets: the journal shows that they were sent, not what they hold. */
 const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'x-admin-token', 'cookie']);
 
-export interface JournalEntry extends TaskPlace {
+export interface JournalEntry extends Place {
   n: number;
   /** When the request arrived, ISO 8601 clock time. */
   at: string;

@@ -2,6 +2,7 @@
  * The admin API under `/_sim` (JSON): see and steer the simulator while it runs. Every route is
  * behind {@link checkAdminAccess}; agent cards never mention any of it.
  */
+import { placeOf } from '../domain/scope.js';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { FaultKind, FaultLog } from '../chaos/fault-log.js';
 import type { RawChaosProfile } from '../chaos/profile.js';
@@ -17,7 +18,7 @@ import type { DeliveryLog, DeliveryOutcome } from '../push/delivery-log.js';
 import type { TaskRecord, TaskStore } from '../store/task-store.js';
 import { checkAdminAccess, checkNotCrossSite } from './access.js';
 import { dashboardFiles } from './dashboard-files.js';
-import { placeOf, type SimEventBus } from './events.js';
+import type { SimEventBus } from './events.js';
 import type { JournalQuery, RequestJournal } from './journal.js';
 
 export interface ControlPlane {

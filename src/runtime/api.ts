@@ -15,6 +15,7 @@ import type {
   Task,
   TaskView,
 } from '../domain/types.js';
+import type { Scope } from '../domain/scope.js';
 import type { DelaySpec } from '../lib/delay.js';
 import type { Scenario } from '../scenario/model.js';
 import type { ScenarioRegistry } from '../scenario/registry.js';
@@ -23,7 +24,7 @@ import type { TaskStream } from './stream.js';
 
 /** Who is calling: tasks are visible only within the scope that created them (e.g. a tenant). */
 export interface CallContext {
-  scope: string;
+  scope: Scope;
   /**
    * A message with a `contextId` but no `taskId` continues that context's task waiting for input,
    * if there is one (the gateway dialect's follow-up); otherwise it starts a new task in the context.
@@ -47,7 +48,7 @@ export interface WireRequest {
   /** The `X-Sim-Chaos` header, as sent. */
   chaos?: string;
   /** The scope the call acts in. */
-  scope?: string;
+  scope?: Scope;
   /** The task the call turned out to be about, once the service knows it. */
   taskId?: string;
 }

@@ -5,6 +5,7 @@
  * again gets the next occurrence: counted, so the thousandth repeat costs what the first does.
  */
 import { createHash } from 'node:crypto';
+import type { Scope } from '../domain/scope.js';
 import type { Message } from '../domain/types.js';
 import { Random } from '../lib/random.js';
 
@@ -31,9 +32,9 @@ export class TaskSeeds {
     private readonly taken: (taskId: string) => boolean,
   ) {}
 
-  claim(scenarioId: string, message: Message, scope: string): TaskSeed {
+  claim(scenarioId: string, message: Message, scope: Scope): TaskSeed {
     const digest = createHash('sha256')
-      .update(JSON.stringify([scope, message.contextId ?? '', message.parts]))
+      .update(JSON.stringify([scope.key, message.contextId ?? '', message.parts]))
       .digest('base64url')
       .slice(0, 16);
     const base = `${this.rootSeed}/${scenarioId}/${digest}`;

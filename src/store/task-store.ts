@@ -9,6 +9,7 @@
  */
 import { A2AError } from '../domain/errors.js';
 import { canApply, isTerminal, LiveTask } from '../domain/lifecycle.js';
+import type { Scope } from '../domain/scope.js';
 import { eventBytes } from '../domain/size.js';
 import { formatBytes } from '../lib/bytes.js';
 import type {
@@ -37,7 +38,7 @@ export class TaskRecord {
   private readonly live: LiveTask;
 
   constructor(
-    readonly scope: string,
+    readonly scope: Scope,
     readonly scenarioId: string,
     task: Task,
     readonly log: EventLog,
@@ -135,13 +136,13 @@ export class TaskStore {
   }
 
   /** The task, if it exists in `scope`. */
-  get(id: string, scope: string): TaskRecord | undefined {
+  get(id: string, scope: Scope): TaskRecord | undefined {
     const record = this.records.get(id);
-    return record && record.scope === scope ? record : undefined;
+    return record && record.scope.key === scope.key ? record : undefined;
   }
 
   /** Stores a new task and logs its creation as event 1; refuses it when the byte budget is spent. */
-  create(task: Task, scope: string, scenarioId: string, atMs: number): TaskRecord {
+  create(task: Task, scope: Scope, scenarioId: string, atMs: number): TaskRecord {
     this.evict(atMs);
     this.admit(eventBytes({ kind: 'task', task }));
     // The control plane hears of an event before the streams that carry it: what chaos does to a
@@ -195,16 +196,16 @@ export class TaskStore {
   }
 
   /** The tasks of one context in `scope`, oldest first. */
-  inContext(scope: string, contextId: string): TaskRecord[] {
-    return [...this.records.values()].filter((r) => r.scope === scope && r.contextId === contextId);
+  inContext(scope: Scope, contextId: string): TaskRecord[] {
+    return [...this.records.values()].filter((r) => r.scope.key === scope.key && r.contextId === contextId);
   }
 
   /** One page of the tasks in `scope` that pass the filters, most recently updated first. */
-  list(scope: string, query: ListTasksQuery): TaskPage {
+  list(scope: Scope, query: ListTasksQuery): TaskPage {
     const after = query.pageToken ? decodePageToken(query.pageToken) : undefined;
     const matches: { record: TaskRecord; key: PageKey }[] = [];
     for (const record of this.records.values()) {
-      if (record.scope !== scope) continue;
+      if (record.scope.key !== scope.key) continue;
       const time = Date.parse(record.status.timestamp);
       if (query.contextId !== undefined && record.contextId !== query.contextId) continue;
       if (query.status !== undefined && record.status.state !== query.status) continue;

@@ -4,6 +4,7 @@
  * config's token and credentials, whichever way the config was made: created over REST, JSON-RPC
  * 1.0 or v0.3, or inline in a send (v1.0 REST and JSON-RPC, v0.3, the gateway).
  */
+import { ROOT_SCOPE, scopeOf, type Scope } from '../../src/domain/scope.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LoggedEvent } from '../../src/domain/types.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
@@ -45,7 +46,7 @@ interface Started {
 interface Binding {
   dialect: '1.0' | '0.3';
   /** The scope its tasks live in, to read their event logs. */
-  scope: string;
+  scope: Scope;
   /** The v1.0 states are `TASK_STATE_*`, the v0.3 ones lowercase. */
   state(name: string): string;
   send(text: string, to?: Started, inline?: string): Promise<Started>;
@@ -101,7 +102,7 @@ function resultOf(envelope: any): any {
 
 const REST: Binding = {
   dialect: '1.0',
-  scope: '',
+  scope: ROOT_SCOPE,
   state: v1State,
   send: async (text, to, inline) =>
     (await call(t, 'POST', '/message:send', v1Send(text, to, inline))).body.task,
@@ -117,7 +118,7 @@ const REST: Binding = {
 
 const JSONRPC_V1: Binding = {
   dialect: '1.0',
-  scope: '',
+  scope: ROOT_SCOPE,
   state: v1State,
   send: async (text, to, inline) => resultOf(await rpc(t, 'SendMessage', v1Send(text, to, inline))).task,
   cancel: async (id) => void resultOf(await rpc(t, 'CancelTask', { id })),
@@ -127,7 +128,7 @@ const JSONRPC_V1: Binding = {
 
 const JSONRPC_V03: Binding = {
   dialect: '0.3',
-  scope: '',
+  scope: ROOT_SCOPE,
   state: (name) => name,
   send: async (text, to, inline) => resultOf(await rpc(t, 'message/send', v03Send(text, to, inline))),
   cancel: async (id) => void resultOf(await rpc(t, 'tasks/cancel', { id })),
@@ -143,7 +144,7 @@ const JSONRPC_V03: Binding = {
 const GATEWAY_CALL = { path: '/agents/a2a', envelope: { agent_code: 'explore' } };
 const GATEWAY: Binding = {
   dialect: '0.3',
-  scope: 'agent:explore|workspace:default',
+  scope: scopeOf({ agent: 'explore', workspace: 'default' }),
   state: (name) => name,
   send: async (text, to, inline) =>
     resultOf(await rpc(t, 'message/send', v03Send(text, to, inline, true), GATEWAY_CALL)),

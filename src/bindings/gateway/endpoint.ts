@@ -9,6 +9,7 @@
  * {"agent_code":"explore","jsonrpc":"2.0","id":"req_01","method":"tasks/get","params":{"id":"task_123"}}
  */
 import type { Request, Response } from 'express';
+import { scopeOf } from '../../domain/scope.js';
 import { A2AError, type A2AErrorType } from '../../domain/errors.js';
 import { findSecret } from '../../lib/secrets.js';
 import { JSONRPC_V03 } from '../jsonrpc-v03/methods.js';
@@ -65,7 +66,7 @@ export function gatewayEndpoint(base: BindingContext, options: GatewayOptions) {
         ...agent.context,
         // The gateway checked the key; the agent's own declared security is for its direct endpoints.
         access: undefined,
-        callContext: () => ({ scope: `agent:${agent.id}|workspace:${workspace}`, continueInContext: true }),
+        callContext: () => ({ scope: scopeOf({ agent: agent.id, workspace }), continueInContext: true }),
       };
     },
     httpStatus: (error) => ROUTING_STATUS[error.type] ?? jsonRpcHttpStatus(error),

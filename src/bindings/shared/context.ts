@@ -1,6 +1,7 @@
 /** What every binding is built from: the service, the stream keep-alive, the cards, and limits. */
 import type { IncomingMessage } from 'node:http';
 import type { AgentExtension } from '../../agents/schema.js';
+import { ROOT_SCOPE, scopeOf } from '../../domain/scope.js';
 import type { PushDialect } from '../../domain/types.js';
 import type { WireService } from '../../chaos/wire.js';
 import type { CallContext, WireRequest } from '../../runtime/api.js';
@@ -25,14 +26,14 @@ export interface BindingContext {
   report(error: unknown): void;
 }
 
-/** The root agent's calls: scoped by tenant; no tenant is the default scope. */
+/** The root agent's calls: scoped by tenant; no tenant is the root scope. */
 export function tenantCalls(tenant?: string): CallContext {
-  return { scope: tenant ? `tenant:${tenant}` : '' };
+  return { scope: tenant ? scopeOf({ tenant }) : ROOT_SCOPE };
 }
 
-/** A defined agent's calls, e.g. `agent:explore|tenant:acme`: its tasks are its own, tenant by tenant. */
-export function agentCalls(agentId: string): (tenant?: string) => CallContext {
-  return (tenant) => ({ scope: [`agent:${agentId}`, tenantCalls(tenant).scope].filter(Boolean).join('|') });
+/** A defined agent's calls: its tasks are its own, tenant by tenant. */
+export function agentCalls(agent: string): (tenant?: string) => CallContext {
+  return (tenant) => ({ scope: scopeOf(tenant ? { agent, tenant } : { agent }) });
 }
 
 /** A call as a binding sees it: the request, and what the binding makes of it. */

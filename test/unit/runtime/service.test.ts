@@ -16,6 +16,7 @@ import type {
 import { VirtualClock } from '../../../src/lib/clock.js';
 import { loadFaker } from '../../../src/lib/fake-data.js';
 import type { CallContext } from '../../../src/runtime/api.js';
+import { scopeOf } from '../../../src/domain/scope.js';
 import { SimService } from '../../../src/runtime/service.js';
 import {
   BUILTIN_SCENARIO_DIR,
@@ -37,7 +38,7 @@ beforeAll(async () => {
   await loadFaker();
 });
 
-const CTX: CallContext = { scope: 'tenant-a' };
+const CTX: CallContext = { scope: scopeOf({ tenant: 'tenant-a' }) };
 
 interface SetupOptions {
   registry?: ScenarioRegistry;
@@ -567,7 +568,7 @@ describe('task visibility', () => {
   it('a task of another scope is indistinguishable from an unknown one', async () => {
     const sim = setup();
     const task = await startTask(sim, 'Write a long report on climate change');
-    const other: CallContext = { scope: 'tenant-b' };
+    const other: CallContext = { scope: scopeOf({ tenant: 'tenant-b' }) };
     expect(sim.service.getTask(task.id, undefined, CTX).id).toBe(task.id);
     await expectA2AError(() => sim.service.getTask(task.id, undefined, other), 'TaskNotFoundError');
     await expectA2AError(() => sim.service.cancelTask(task.id, other), 'TaskNotFoundError');

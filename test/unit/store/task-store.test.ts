@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { A2AError } from '../../../src/domain/errors.js';
+import { ROOT_SCOPE, scopeOf, type Scope } from '../../../src/domain/scope.js';
 import type { Task, TaskState, TaskStatus } from '../../../src/domain/types.js';
 import {
   DEFAULT_PAGE_SIZE,
@@ -14,7 +15,8 @@ import {
 } from '../../../src/store/task-store.js';
 
 const T0 = Date.UTC(2026, 0, 1);
-const SCOPE = 'tenant-a';
+const SCOPE = scopeOf({ tenant: 'tenant-a' });
+const OTHER = scopeOf({ tenant: 'tenant-b' });
 
 function store(retention: Partial<RetentionOptions> = {}): TaskStore {
   return new TaskStore({
@@ -39,7 +41,7 @@ function newTask(id: string, atMs = T0, contextId = 'ctx-1'): Task {
 function add(
   s: TaskStore,
   id: string,
-  options: { atMs?: number; state?: TaskState; contextId?: string; scope?: string } = {},
+  options: { atMs?: number; state?: TaskState; contextId?: string; scope?: Scope } = {},
 ): TaskRecord {
   const atMs = options.atMs ?? T0;
   const record = s.create(newTask(id, atMs, options.contextId), options.scope ?? SCOPE, 'weather', atMs);
@@ -80,11 +82,11 @@ describe('TaskStore: create and get', () => {
 
   it('a task is visible only in the scope that created it, like an unknown id elsewhere', () => {
     const s = store();
-    const record = add(s, 't1', { scope: 'tenant-a' });
-    expect(s.get('t1', 'tenant-a')).toBe(record);
-    expect(s.get('t1', 'tenant-b')).toBeUndefined();
-    expect(s.get('t1', '')).toBeUndefined();
-    expect(s.get('nope', 'tenant-a')).toBeUndefined();
+    const record = add(s, 't1', { scope: SCOPE });
+    expect(s.get('t1', SCOPE)).toBe(record);
+    expect(s.get('t1', OTHER)).toBeUndefined();
+    expect(s.get('t1', ROOT_SCOPE)).toBeUndefined();
+    expect(s.get('nope', SCOPE)).toBeUndefined();
   });
 });
 
@@ -156,7 +158,7 @@ describe('TaskStore: list', () => {
     add(s, 't3', { atMs: T0 + 3000, contextId: 'ctx-a', state: 'working' });
     add(s, 't4', { atMs: T0 + 4000, contextId: 'ctx-b', state: 'completed' });
     add(s, 't5', { atMs: T0 + 5000, contextId: 'ctx-a', state: 'input-required' });
-    add(s, 'other-scope', { atMs: T0 + 6000, scope: 'tenant-b' });
+    add(s, 'other-scope', { atMs: T0 + 6000, scope: OTHER });
     return s;
   }
 
@@ -351,7 +353,7 @@ describe('TaskStore: retention', () => {
     s.onEvict((r) => evicted.push(r.id));
     add(s, 'a');
     add(s, 'b', { state: 'completed' });
-    add(s, 'c', { scope: 'tenant-b' });
+    add(s, 'c', { scope: OTHER });
     s.clear();
     expect(evicted.sort()).toEqual(['a', 'b', 'c']);
     expect(s.size).toBe(0);
