@@ -11,12 +11,12 @@ import { JSONRPC_V03 } from './bindings/jsonrpc-v03/methods.js';
 import { JSONRPC_V1 } from './bindings/jsonrpc-v1/methods.js';
 import { restV1 } from './bindings/rest-v1/routes.js';
 import { answerOnSocket } from './bindings/rest-v1/socket-answer.js';
-import { toRestStatus } from './bindings/rest-v1/errors.js';
+import { sendRestError } from './bindings/rest-v1/errors.js';
 import type { BindingContext } from './bindings/shared/context.js';
-import { asA2AError } from './bindings/shared/errors.js';
-import { declaredVersion, requestTarget, sendJson } from './bindings/shared/http.js';
+import { answerFailure } from './bindings/shared/errors.js';
+import { declaredVersion, requestTarget } from './bindings/shared/http.js';
 import { jsonRpcEndpoint } from './bindings/shared/jsonrpc-endpoint.js';
-import { journalRequests } from './admin/journal.js';
+import { journalRequests } from './admin/journal-trace.js';
 import { adminRoutes, type ControlPlane } from './admin/routes.js';
 import { A2AError } from './domain/errors.js';
 
@@ -59,14 +59,9 @@ export function buildApp(
   );
   app.use('/agents/:agentId', definedAgents(agents));
   app.use(agentRoutes(context));
-  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    if (res.headersSent) {
-      res.end();
-      return;
-    }
-    const { httpStatus, body } = toRestStatus(asA2AError(error, context.report));
-    sendJson(res, httpStatus, body, 'application/json');
-  });
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) =>
+    answerFailure(res, error, context.report, (failure) => sendRestError(req, res, failure)),
+  );
   return app;
 }
 
@@ -80,8 +75,7 @@ function agentRoutes(context: BindingContext): Router {
     try {
       context.cards.serve(req, res, declaredVersion(req, requestTarget(req.url).query));
     } catch (error) {
-      const { httpStatus, body } = toRestStatus(asA2AError(error, context.report));
-      sendJson(res, httpStatus, body, 'application/json');
+      answerFailure(res, error, context.report, (failure) => sendRestError(req, res, failure));
     }
   };
   router.get('/.well-known/agent-card.json', card);
@@ -90,11 +84,14 @@ function agentRoutes(context: BindingContext): Router {
   router.use(restV1(context));
   router.use((req: Request, res: Response) => {
     const base = req.baseUrl;
-    const error = new A2AError(
-      'MethodNotFoundError',
-      `Not found: ${req.method} ${base}${req.path}. The agent card is at ${base}/.well-known/agent-card.json; JSON-RPC is POST ${base}/; REST paths include POST ${base}/message:send and GET ${base}/tasks/{id}.`,
+    sendRestError(
+      req,
+      res,
+      new A2AError(
+        'MethodNotFoundError',
+        `Not found: ${req.method} ${base}${req.path}. The agent card is at ${base}/.well-known/agent-card.json; JSON-RPC is POST ${base}/; REST paths include POST ${base}/message:send and GET ${base}/tasks/{id}.`,
+      ),
     );
-    sendJson(res, 404, toRestStatus(error).body, 'application/json');
   });
   return router;
 }
@@ -110,12 +107,15 @@ function definedAgents(agents: readonly MountedAgent[]) {
       return;
     }
     const known = [...routes.keys()].join(', ') || '(none defined)';
-    const error = new A2AError(
-      'MethodNotFoundError',
-      `Agent not found: no agent "${agentId}" is defined. Known agents: ${known}; each is served at /agents/{id}/.`,
-      { reason: 'AGENT_NOT_FOUND', metadata: { agentId } },
+    sendRestError(
+      req,
+      res,
+      new A2AError(
+        'AgentNotFoundError',
+        `Agent not found: no agent "${agentId}" is defined. Known agents: ${known}; each is served at /agents/{id}/.`,
+        { metadata: { agentId } },
+      ),
     );
-    sendJson(res, 404, toRestStatus(error).body, 'application/json');
   };
 }
 

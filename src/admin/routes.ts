@@ -10,7 +10,7 @@ import type { ChaosSettings } from '../chaos/service.js';
 import { chaosSetting } from '../chaos/setting.js';
 import { toRestStatus } from '../bindings/rest-v1/errors.js';
 import { asA2AError } from '../bindings/shared/errors.js';
-import { parseJson, readBody, sendJson } from '../bindings/shared/http.js';
+import { readJsonBody, sendJson } from '../bindings/shared/http.js';
 import { A2AError, invalidParams } from '../domain/errors.js';
 import { VirtualClock, type Clock } from '../lib/clock.js';
 import { readDuration } from '../lib/duration.js';
@@ -238,10 +238,6 @@ function after(req: Request): { after?: number } {
 }
 
 /** Admin bodies are a few small fields: 64 KiB is plenty, whatever --max-body-bytes allows the agents. */
-async function jsonBody(req: Request, res: Response): Promise<unknown> {
-  const text = await readBody(req, res, 64 * 1024, "the admin API's limit");
-  if (text.trim() === '') return undefined;
-  const parsed = parseJson(text);
-  if (!parsed.ok) throw new A2AError('ParseError', `Invalid JSON body: ${parsed.error}.`);
-  return parsed.value;
+function jsonBody(req: Request, res: Response): Promise<unknown> {
+  return readJsonBody(req, res, { limitBytes: 64 * 1024, by: "the admin API's limit", optional: true });
 }

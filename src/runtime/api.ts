@@ -49,8 +49,6 @@ export interface WireRequest {
   chaos?: string;
   /** The scope the call acts in. */
   scope?: Scope;
-  /** The task the call turned out to be about, once the service knows it. */
-  taskId?: string;
 }
 
 type Awaitable<T> = T | Promise<T>;

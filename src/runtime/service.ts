@@ -219,7 +219,6 @@ export class SimService implements TaskService {
   private find(id: string, ctx: CallContext): TaskRecord {
     const record = this.options.store.get(id, ctx.scope);
     if (!record) throw taskNotFound(id);
-    if (ctx.request) ctx.request.taskId = id;
     return record;
   }
 
@@ -286,7 +285,6 @@ export class SimService implements TaskService {
       history: [userMessage],
     };
     const record = this.options.store.create(task, ctx.scope, scenario.id, now);
-    if (ctx.request) ctx.request.taskId = taskId;
     const run = new TaskRun(record, scenario, seed, this.options);
     this.runs.set(taskId, run);
     // Before the turn plays: the webhook gets every event from the task's creation on.

@@ -44,10 +44,9 @@ export const JSONRPC_V03: JsonRpcDialect = {
       'message/send',
       async (params, { service }, call) => {
         const result = await service.send(fromWireSendRequest(params), call());
-        return {
-          kind: 'result',
-          result: result.kind === 'task' ? toWireTask(result.task) : toWireMessage(result.message),
-        };
+        return result.kind === 'task'
+          ? { kind: 'result', result: toWireTask(result.task), about: result.task.id }
+          : { kind: 'result', result: toWireMessage(result.message) };
       },
     ],
     [
@@ -61,15 +60,18 @@ export const JSONRPC_V03: JsonRpcDialect = {
       'tasks/get',
       async (params, { service }, call) => {
         const { id, historyLength } = fromWireTaskIdRequest(params);
-        return { kind: 'result', result: toWireTask(await service.getTask(id, historyLength, call())) };
+        return {
+          kind: 'result',
+          result: toWireTask(await service.getTask(id, historyLength, call({ taskId: id }))),
+        };
       },
     ],
     [
       'tasks/cancel',
-      async (params, { service }, call) => ({
-        kind: 'result',
-        result: toWireTask(await service.cancelTask(fromWireTaskIdRequest(params).id, call())),
-      }),
+      async (params, { service }, call) => {
+        const { id } = fromWireTaskIdRequest(params);
+        return { kind: 'result', result: toWireTask(await service.cancelTask(id, call({ taskId: id }))) };
+      },
     ],
     [
       'tasks/resubscribe',
@@ -78,7 +80,11 @@ export const JSONRPC_V03: JsonRpcDialect = {
         const { id, afterSeq = lastEventId(req) } = fromWireResubscribeRequest(params);
         return {
           kind: 'stream',
-          stream: await service.subscribe(id, call(), afterSeq === undefined ? {} : { afterSeq }),
+          stream: await service.subscribe(
+            id,
+            call({ taskId: id }),
+            afterSeq === undefined ? {} : { afterSeq },
+          ),
         };
       },
     ],
@@ -88,7 +94,7 @@ export const JSONRPC_V03: JsonRpcDialect = {
         const { taskId, config } = fromWireSetPushConfigRequest(params);
         return {
           kind: 'result',
-          result: toWirePushConfig(await service.createPushConfig(taskId, config, call())),
+          result: toWirePushConfig(await service.createPushConfig(taskId, config, call({ taskId }))),
         };
       },
     ],
@@ -98,14 +104,15 @@ export const JSONRPC_V03: JsonRpcDialect = {
         const { taskId, configId } = fromWirePushConfigIdRequest(params, false);
         return {
           kind: 'result',
-          result: toWirePushConfig(await service.getPushConfig(taskId, configId, call())),
+          result: toWirePushConfig(await service.getPushConfig(taskId, configId, call({ taskId }))),
         };
       },
     ],
     [
       'tasks/pushNotificationConfig/list',
       async (params, { service }, call) => {
-        const { configs } = await service.listPushConfigs(fromWireTaskIdRequest(params).id, {}, call());
+        const { id } = fromWireTaskIdRequest(params);
+        const { configs } = await service.listPushConfigs(id, {}, call({ taskId: id }));
         return { kind: 'result', result: configs.map(toWirePushConfig) };
       },
     ],
@@ -113,7 +120,7 @@ export const JSONRPC_V03: JsonRpcDialect = {
       'tasks/pushNotificationConfig/delete',
       async (params, { service }, call) => {
         const { taskId, configId } = fromWirePushConfigIdRequest(params, true);
-        await service.deletePushConfig(taskId, configId!, call());
+        await service.deletePushConfig(taskId, configId!, call({ taskId }));
         return { kind: 'result', result: null };
       },
     ],

@@ -44,21 +44,17 @@ export const JSONRPC_V1: JsonRpcDialect = {
     [
       'SendMessage',
       async (params, { service }, call) => {
-        const result = await service.send(fromWireSendRequest(params), call(tenantOf(params)));
-        return {
-          kind: 'result',
-          result:
-            result.kind === 'task'
-              ? { task: toWireTask(result.task) }
-              : { message: toWireMessage(result.message) },
-        };
+        const result = await service.send(fromWireSendRequest(params), call({ tenant: tenantOf(params) }));
+        return result.kind === 'task'
+          ? { kind: 'result', result: { task: toWireTask(result.task) }, about: result.task.id }
+          : { kind: 'result', result: { message: toWireMessage(result.message) } };
       },
     ],
     [
       'SendStreamingMessage',
       async (params, { service }, call) => ({
         kind: 'stream',
-        stream: await service.stream(fromWireSendRequest(params), call(tenantOf(params))),
+        stream: await service.stream(fromWireSendRequest(params), call({ tenant: tenantOf(params) })),
       }),
     ],
     [
@@ -67,25 +63,31 @@ export const JSONRPC_V1: JsonRpcDialect = {
         const { id, historyLength } = fromWireTaskIdRequest(params);
         return {
           kind: 'result',
-          result: toWireTask(await service.getTask(id, historyLength, call(tenantOf(params)))),
+          result: toWireTask(
+            await service.getTask(id, historyLength, call({ tenant: tenantOf(params), taskId: id })),
+          ),
         };
       },
     ],
     [
       'ListTasks',
       async (params, { service }, call) => {
-        const page = await service.listTasks(fromWireListTasksRequest(params), call(tenantOf(params)));
+        const page = await service.listTasks(
+          fromWireListTasksRequest(params),
+          call({ tenant: tenantOf(params) }),
+        );
         return { kind: 'result', result: { ...page, tasks: page.tasks.map(toWireTask) } };
       },
     ],
     [
       'CancelTask',
-      async (params, { service }, call) => ({
-        kind: 'result',
-        result: toWireTask(
-          await service.cancelTask(fromWireTaskIdRequest(params).id, call(tenantOf(params))),
-        ),
-      }),
+      async (params, { service }, call) => {
+        const { id } = fromWireTaskIdRequest(params);
+        return {
+          kind: 'result',
+          result: toWireTask(await service.cancelTask(id, call({ tenant: tenantOf(params), taskId: id }))),
+        };
+      },
     ],
     [
       'SubscribeToTask',
@@ -96,7 +98,7 @@ export const JSONRPC_V1: JsonRpcDialect = {
           kind: 'stream',
           stream: await service.subscribe(
             id,
-            call(tenantOf(params)),
+            call({ tenant: tenantOf(params), taskId: id }),
             afterSeq === undefined ? {} : { afterSeq },
           ),
         };
@@ -107,7 +109,7 @@ export const JSONRPC_V1: JsonRpcDialect = {
       async (params, { service }, call) => {
         const { taskId, config } = fromWirePushConfig(params);
         const tenant = tenantOf(params);
-        const created = await service.createPushConfig(taskId, config, call(tenant));
+        const created = await service.createPushConfig(taskId, config, call({ tenant, taskId }));
         return { kind: 'result', result: toWirePushConfig(created, tenant) };
       },
     ],
@@ -116,7 +118,7 @@ export const JSONRPC_V1: JsonRpcDialect = {
       async (params, { service }, call) => {
         const { taskId, id } = fromWirePushConfigIdRequest(params);
         const tenant = tenantOf(params);
-        const config = await service.getPushConfig(taskId, id, call(tenant));
+        const config = await service.getPushConfig(taskId, id, call({ tenant, taskId }));
         return { kind: 'result', result: toWirePushConfig(config, tenant) };
       },
     ],
@@ -125,7 +127,7 @@ export const JSONRPC_V1: JsonRpcDialect = {
       async (params, { service }, call) => {
         const { taskId, page } = fromWireListPushConfigsRequest(params);
         const tenant = tenantOf(params);
-        const configs = await service.listPushConfigs(taskId, page, call(tenant));
+        const configs = await service.listPushConfigs(taskId, page, call({ tenant, taskId }));
         return { kind: 'result', result: toWirePushConfigPage(configs, tenant) };
       },
     ],
@@ -133,7 +135,7 @@ export const JSONRPC_V1: JsonRpcDialect = {
       'DeleteTaskPushNotificationConfig',
       async (params, { service }, call) => {
         const { taskId, id } = fromWirePushConfigIdRequest(params);
-        await service.deletePushConfig(taskId, id, call(tenantOf(params)));
+        await service.deletePushConfig(taskId, id, call({ tenant: tenantOf(params), taskId }));
         return { kind: 'result', result: null };
       },
     ],

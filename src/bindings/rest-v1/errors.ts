@@ -1,6 +1,9 @@
 /** A2A errors as HTTP+JSON responses: a `google.rpc.Status` body with ErrorInfo (§3). */
 import type { A2AError, A2AErrorType } from '../../domain/errors.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorDetails } from '../shared/errors.js';
+import { errorHeaders, sendJson } from '../shared/http.js';
+import { responseMediaType } from './media-type.js';
 
 export const HTTP_STATUS = Object.freeze({
   TaskNotFoundError: [404, 'NOT_FOUND'],
@@ -41,4 +44,10 @@ export function toRestStatus(error: A2AError): {
     httpStatus,
     body: { error: { code: httpStatus, status, message: error.message, details: errorDetails(error) } },
   };
+}
+
+/** Answers `error` as a REST error body, in the JSON media type the client used (media-type.ts). */
+export function sendRestError(req: IncomingMessage, res: ServerResponse, error: A2AError): void {
+  const { httpStatus, body } = toRestStatus(error);
+  sendJson(res, httpStatus, body, responseMediaType(req), errorHeaders(error));
 }

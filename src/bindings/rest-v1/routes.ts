@@ -3,20 +3,17 @@
  * an optional `/{tenant}` prefix. Decode, call the service, encode: nothing else happens here.
  */
 import type { NextFunction, Request, Response } from 'express';
-import { ConnectionFault } from '../../chaos/wire.js';
 import { A2AError } from '../../domain/errors.js';
 import type { CallContext } from '../../runtime/api.js';
 import { callFor, type BindingContext } from '../shared/context.js';
 import { authenticate } from '../shared/auth.js';
 import { negotiateExtensions } from '../shared/extensions.js';
-import { asA2AError } from '../shared/errors.js';
+import { answerFailure, asA2AError } from '../shared/errors.js';
 import {
   declaredVersion,
-  dropConnection,
   errorHeaders,
   lastEventId,
-  parseJson,
-  readBody,
+  readJsonBody,
   requestTarget,
   requireJsonBody,
   sendJson,
@@ -32,6 +29,7 @@ import {
   toWireTask,
 } from '../shared/proto-json.js';
 import { pipeToSse, type StreamEncoding } from '../shared/stream.js';
+import { traceOf, type RequestTrace } from '../shared/trace.js';
 import {
   fromRestHistoryLength,
   fromRestListQuery,
@@ -40,7 +38,7 @@ import {
   methodNotAllowed,
   type RestRoute,
 } from './codec.js';
-import { toRestStatus } from './errors.js';
+import { sendRestError, toRestStatus } from './errors.js';
 import { responseMediaType } from './media-type.js';
 
 const STREAM_ENCODING: StreamEncoding = {
@@ -56,22 +54,16 @@ export function restV1(context: BindingContext) {
     try {
       route = matchRestPath(target.pathname);
     } catch (error) {
-      sendError(req, res, asA2AError(error, context.report));
+      sendRestError(req, res, asA2AError(error, context.report));
       return;
     }
     if (!route) {
       next();
       return;
     }
-    handle(context, route, req, res, target).catch((error: unknown) => {
-      if (error instanceof ConnectionFault) {
-        dropConnection(res, error.mode);
-        return;
-      }
-      const a2aError = asA2AError(error, context.report);
-      if (res.headersSent) res.end();
-      else sendError(req, res, a2aError);
-    });
+    handle(context, route, req, res, target, traceOf(res)).catch((error: unknown) =>
+      answerFailure(res, error, context.report, (failure) => sendRestError(req, res, failure)),
+    );
   };
 }
 
@@ -81,6 +73,7 @@ async function handle(
   req: Request,
   res: Response,
   { pathname, query }: RequestTarget,
+  trace: RequestTrace,
 ): Promise<void> {
   if (context.access) authenticate(req, res, context.access);
   if (context.extensions) negotiateExtensions(req, res, context.extensions);
@@ -100,26 +93,35 @@ async function handle(
   const op = route.operation;
   const path =
     OPERATION_PATHS[op.op] + (op.op === 'push-configs' && op.configId !== undefined ? '/{id}' : '');
-  const ctx: CallContext = callFor(context, req, {
+  const named = 'id' in op ? op.id : 'taskId' in op ? op.taskId : undefined;
+  const ctx: CallContext = callFor(context, req, trace, {
     binding: 'REST',
     version: '1.0',
     operation: `${req.method} ${path}`,
     ...(route.tenant !== undefined && { tenant: route.tenant }),
+    ...(named !== undefined && { taskId: named }),
   });
+  const body = (optional = false) =>
+    readJsonBody(req, res, { limitBytes: context.maxBodyBytes, optional, trace });
+  const sse = { keepAlive: context.keepAlive, encoding: STREAM_ENCODING, report: context.report, trace };
   const { service } = context;
   switch (op.op) {
     case 'send': {
-      const result = await service.send(fromWireSendRequest(await jsonBody(context, req, res)), ctx);
-      const body =
+      requireJsonBody(req);
+      const result = await service.send(fromWireSendRequest(await body()), ctx);
+      if (result.kind === 'task') trace.about(result.task.id);
+      const answer =
         result.kind === 'task'
           ? { task: toWireTask(result.task) }
           : { message: toWireMessage(result.message) };
-      sendJson(res, 200, body, mediaType);
+      sendJson(res, 200, answer, mediaType);
       return;
     }
     case 'stream': {
-      const stream = await service.stream(fromWireSendRequest(await jsonBody(context, req, res)), ctx);
-      pipeToSse(req, res, stream, context.keepAlive, STREAM_ENCODING, context.report);
+      requireJsonBody(req);
+      const stream = await service.stream(fromWireSendRequest(await body()), ctx);
+      if (stream.taskId !== undefined) trace.about(stream.taskId);
+      pipeToSse(res, stream, sse);
       return;
     }
     case 'get':
@@ -136,21 +138,22 @@ async function handle(
       return;
     }
     case 'cancel':
-      await optionalJsonBody(context, req, res);
+      await body(true);
       sendJson(res, 200, toWireTask(await service.cancelTask(op.id, ctx)), mediaType);
       return;
     case 'subscribe': {
-      if (req.method === 'POST') await optionalJsonBody(context, req, res);
+      if (req.method === 'POST') await body(true);
       const afterSeq = lastEventId(req);
       const stream = await service.subscribe(op.id, ctx, afterSeq === undefined ? {} : { afterSeq });
-      pipeToSse(req, res, stream, context.keepAlive, STREAM_ENCODING, context.report);
+      pipeToSse(res, stream, sse);
       return;
     }
     case 'push-configs': {
       const { taskId, configId } = op;
       const { tenant } = route;
       if (req.method === 'POST') {
-        const { config } = fromWirePushConfig(await jsonBody(context, req, res), taskId);
+        requireJsonBody(req);
+        const { config } = fromWirePushConfig(await body(), taskId);
         const created = await service.createPushConfig(taskId, config, ctx);
         sendJson(res, 201, toWirePushConfig(created, tenant), mediaType);
       } else if (req.method === 'DELETE') {
@@ -194,24 +197,3 @@ const OPERATION_PATHS: Record<RestRoute['operation']['op'], string> = {
   'push-configs': '/tasks/{taskId}/pushNotificationConfigs',
   'extended-card': '/extendedAgentCard',
 };
-
-async function jsonBody(context: BindingContext, req: Request, res: Response): Promise<unknown> {
-  requireJsonBody(req);
-  const parsed = parseJson(await readBody(req, res, context.maxBodyBytes));
-  if (!parsed.ok) throw new A2AError('ParseError', `Invalid JSON body: ${parsed.error}.`);
-  return parsed.value;
-}
-
-/** Cancel and subscribe may come with no body at all (the SDK sends none), or with a JSON one. */
-async function optionalJsonBody(context: BindingContext, req: Request, res: Response): Promise<unknown> {
-  const text = await readBody(req, res, context.maxBodyBytes);
-  if (text.trim() === '') return undefined;
-  const parsed = parseJson(text);
-  if (!parsed.ok) throw new A2AError('ParseError', `Invalid JSON body: ${parsed.error}.`);
-  return parsed.value;
-}
-
-function sendError(req: Request, res: Response, error: A2AError): void {
-  const { httpStatus, body } = toRestStatus(error);
-  sendJson(res, httpStatus, body, responseMediaType(req), errorHeaders(error));
-}

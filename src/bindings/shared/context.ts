@@ -5,6 +5,7 @@ import { ROOT_SCOPE, scopeOf } from '../../domain/scope.js';
 import type { PushDialect } from '../../domain/types.js';
 import type { WireService } from '../../chaos/wire.js';
 import type { CallContext, WireRequest } from '../../runtime/api.js';
+import type { RequestTrace } from './trace.js';
 import type { AgentCards } from '../agent-card.js';
 import type { AccessPolicy } from './auth.js';
 import type { KeepAliveHub } from './sse.js';
@@ -45,17 +46,20 @@ export interface WireCall {
   /** The JSON-RPC id, for JSON-RPC calls. */
   id?: string | number | null;
   tenant?: string;
+  /** The task the request names, if it names one. */
+  taskId?: string;
 }
 
-/** The wire request each HTTP request was read as, for the request journal. */
-const wireRequests = new WeakMap<IncomingMessage, WireRequest>();
-
-export function wireRequestOf(req: IncomingMessage): WireRequest | undefined {
-  return wireRequests.get(req);
-}
-
-/** The CallContext of one request: its scope, and the wire request chaos keys on. */
-export function callFor(context: BindingContext, req: IncomingMessage, call: WireCall): CallContext {
+/**
+ * The CallContext of one request: its scope, and the wire request chaos keys on. The request's
+ * trace learns what it was read as, and the task it names, if any.
+ */
+export function callFor(
+  context: BindingContext,
+  req: IncomingMessage,
+  trace: RequestTrace,
+  call: WireCall,
+): CallContext {
   const chaos = req.headers['x-sim-chaos'];
   // A fresh object per call: it may take the request.
   const ctx = context.callContext(call.tenant);
@@ -67,7 +71,8 @@ export function callFor(context: BindingContext, req: IncomingMessage, call: Wir
     ...(typeof chaos === 'string' && { chaos }),
     scope: ctx.scope,
   };
-  wireRequests.set(req, request);
+  trace.read(request);
+  if (call.taskId !== undefined) trace.about(call.taskId);
   ctx.request = request;
   return ctx;
 }

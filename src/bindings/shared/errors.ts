@@ -2,6 +2,8 @@
  * The parts of an error body every binding shares: the `google.rpc` detail objects, and the rule
  * that anything that is not an A2AError is an internal error (logged, never leaked as a crash).
  */
+import type { ServerResponse } from 'node:http';
+import { ConnectionFault } from '../../chaos/wire.js';
 import { A2AError, invalidParams } from '../../domain/errors.js';
 
 export const ERROR_DOMAIN = 'a2a-protocol.org';
@@ -58,4 +60,30 @@ function requestError(error: unknown): A2AError | undefined {
     ]);
   }
   return new A2AError('InvalidRequestError', `Invalid request: ${error.message}.`, { httpStatus: status });
+}
+
+/**
+ * How every binding ends a call that failed: a connection fault drops the connection as chaos asked;
+ * an answer already under way (a stream) just ends; anything else is answered by `answer` in the
+ * binding's own error shape.
+ */
+export function answerFailure(
+  res: ServerResponse,
+  error: unknown,
+  report: (error: unknown) => void,
+  answer: (error: A2AError) => void,
+): void {
+  if (error instanceof ConnectionFault) {
+    dropConnection(res, error.mode);
+    return;
+  }
+  const failure = asA2AError(error, report);
+  if (res.headersSent) res.end();
+  else answer(failure);
+}
+
+/** Ends the connection without an answer: closed empty, or reset. */
+function dropConnection(res: ServerResponse, mode: 'empty' | 'reset'): void {
+  if (mode === 'reset') res.socket?.resetAndDestroy();
+  else res.socket?.end();
 }

@@ -4,14 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2AError, invalidParams } from '../../domain/errors.js';
-
-/** Each request's body as the binding read it, for the request journal. */
-const bodies = new WeakMap<IncomingMessage, string>();
-
-/** The body a binding read from `req`, if it read one. */
-export function bodyOf(req: IncomingMessage): string | undefined {
-  return bodies.get(req);
-}
+import type { RequestTrace } from './trace.js';
 
 /**
  * Reads the request body as UTF-8, refusing more than `limitBytes` with PayloadTooLargeError. A body
@@ -55,9 +48,7 @@ export function readBody(
     };
     req.on('data', onData);
     req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      bodies.set(req, text);
-      resolve(text);
+      resolve(Buffer.concat(chunks).toString('utf8'));
     });
     // A client that hangs up mid-body is not a simulator bug: nobody is left to answer, and the
     // error says so should anything try.
@@ -70,6 +61,30 @@ export function readBody(
       ),
     );
   });
+}
+
+export interface JsonBodyOptions {
+  limitBytes: number;
+  /** What sets the limit, for the message. */
+  by?: string;
+  /** An empty body is no body (undefined), rather than a parse error. */
+  optional?: boolean;
+  /** Learns the body as read. */
+  trace?: RequestTrace;
+}
+
+/** Reads and parses a bounded JSON body; malformed or overly nested JSON is a ParseError. */
+export async function readJsonBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: JsonBodyOptions,
+): Promise<unknown> {
+  const text = await readBody(req, res, options.limitBytes, options.by);
+  options.trace?.body(text);
+  if (options.optional && text.trim() === '') return undefined;
+  const parsed = parseJson(text);
+  if (!parsed.ok) throw new A2AError('ParseError', `Invalid JSON body: ${parsed.error}.`);
+  return parsed.value;
 }
 
 export interface RequestTarget {
@@ -216,10 +231,4 @@ export function lastEventId(req: IncomingMessage): number | undefined {
 export function errorHeaders(error: A2AError): Record<string, string> {
   const { retryAfterMs } = error.details;
   return retryAfterMs === undefined ? {} : { 'Retry-After': String(Math.ceil(retryAfterMs / 1000)) };
-}
-
-/** Ends the connection without an answer: closed empty, or reset. */
-export function dropConnection(res: ServerResponse, mode: 'empty' | 'reset'): void {
-  if (mode === 'reset') res.socket?.resetAndDestroy();
-  else res.socket?.end();
 }

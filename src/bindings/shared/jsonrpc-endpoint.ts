@@ -6,19 +6,13 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Request, Response } from 'express';
-import { ConnectionFault, type WireStream } from '../../chaos/wire.js';
+import type { WireStream } from '../../chaos/wire.js';
 import { A2AError } from '../../domain/errors.js';
 import type { CallContext } from '../../runtime/api.js';
 import { callFor, type BindingContext } from './context.js';
-import { asA2AError } from './errors.js';
-import {
-  declaredVersion,
-  dropConnection,
-  errorHeaders,
-  readBody,
-  requireJsonBody,
-  sendJson,
-} from './http.js';
+import { traceOf } from './trace.js';
+import { answerFailure } from './errors.js';
+import { declaredVersion, errorHeaders, readBody, requireJsonBody, sendJson } from './http.js';
 import { authenticate } from './auth.js';
 import { negotiateExtensions } from './extensions.js';
 import {
@@ -31,13 +25,21 @@ import {
 } from './jsonrpc.js';
 import { pipeToSse, sseError, type StreamEncoding } from './stream.js';
 
-export type MethodOutcome = { kind: 'result'; result: unknown } | { kind: 'stream'; stream: WireStream };
+export type MethodOutcome =
+  /** `about`: the task the answer is about, when the request did not name it (a send). */
+  { kind: 'result'; result: unknown; about?: string } | { kind: 'stream'; stream: WireStream };
+
+/** What a method says about its call: the tenant it acts in (v1.0), the task its params name. */
+export interface CallAbout {
+  tenant?: string;
+  taskId?: string;
+}
 
 export type MethodHandler = (
   params: unknown,
   context: BindingContext,
-  /** The CallContext of this request, in `tenant` when the dialect has tenants. */
-  call: (tenant?: string) => CallContext,
+  /** The CallContext of this request, in its tenant, about the task its params name. */
+  call: (about?: CallAbout) => CallContext,
   req: IncomingMessage,
 ) => MethodOutcome | Promise<MethodOutcome>;
 
@@ -86,6 +88,7 @@ export function jsonRpcEndpoint(
 ) {
   const fallback = dialects[0]!;
   return async (req: Request, res: Response): Promise<void> => {
+    const trace = traceOf(res);
     let id: JsonRpcId = null;
     let dialect = fallback;
     let method: string | undefined;
@@ -98,44 +101,48 @@ export function jsonRpcEndpoint(
       // Envelope errors already answer in the dialect the request declares.
       dialect = dialects.find((d) => d.version === version) ?? fallback;
       requireJsonBody(req);
-      const request = parseJsonRpcRequest(await readBody(req, res, context.maxBodyBytes));
+      const text = await readBody(req, res, context.maxBodyBytes);
+      trace.body(text);
+      const request = parseJsonRpcRequest(text);
       id = request.id;
       dialect = chooseDialect(dialects, request.method, version);
       const target = routing.resolve(request, req, res);
       method = request.method;
       const handler = dialect.methods.get(method);
       if (!handler) throw methodNotFound(method, dialect, dialects, declared === undefined);
-      const call = (tenant?: string) =>
-        callFor(target, req, {
+      const call = (about: CallAbout = {}) =>
+        callFor(target, req, trace, {
           binding: dialect.binding,
           version: dialect.version === '0.3' ? '0.3' : '1.0',
           operation: request.method,
           id: request.id,
-          tenant,
+          ...about,
         });
       const outcome = await handler(request.params, target, call, req);
-      if (outcome.kind === 'result') sendJson(res, 200, rpcResult(id, outcome.result), JSON_TYPE);
-      else pipeToSse(req, res, outcome.stream, target.keepAlive, dialect.streamEncoding(id), target.report);
-    } catch (error) {
-      if (res.headersSent) {
-        res.end();
-        return;
+      if (outcome.kind === 'result') {
+        if (outcome.about !== undefined) trace.about(outcome.about);
+        sendJson(res, 200, rpcResult(id, outcome.result), JSON_TYPE);
+      } else {
+        if (outcome.stream.taskId !== undefined) trace.about(outcome.stream.taskId);
+        pipeToSse(res, outcome.stream, { ...target, encoding: dialect.streamEncoding(id), trace });
       }
+    } catch (error) {
       if (error instanceof EnvelopeError) {
         id = error.id;
-        answer(error.error);
+        if (!res.headersSent) answer(error.error);
         return;
       }
-      if (error instanceof ConnectionFault) {
-        dropConnection(res, error.mode);
-        return;
-      }
-      const failure = asA2AError(error, context.report);
-      if (method !== undefined && dialect.alwaysStreams?.has(method)) {
-        sseError(res, context.keepAlive, dialect.streamEncoding(id), failure);
-      } else {
-        answer(failure);
-      }
+      answerFailure(res, error, context.report, (failure) => {
+        if (method !== undefined && dialect.alwaysStreams?.has(method)) {
+          sseError(
+            res,
+            { keepAlive: context.keepAlive, encoding: dialect.streamEncoding(id), trace },
+            failure,
+          );
+        } else {
+          answer(failure);
+        }
+      });
     }
   };
 }

@@ -4,10 +4,11 @@
  * (a resumed stream may have nothing to send until the task moves), and an error becomes the
  * stream's last frame.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { A2AError } from '../../domain/errors.js';
 import type { DataItem, WireStream } from '../../chaos/wire.js';
 import { KeepAliveHub, SseWriter } from './sse.js';
+import type { RequestTrace } from './trace.js';
 
 export interface StreamEncoding {
   /** The JSON sent as the `data:` of one item. */
@@ -16,20 +17,23 @@ export interface StreamEncoding {
   errorFrame(error: A2AError): { data: unknown; event?: string };
 }
 
-export function pipeToSse(
-  req: IncomingMessage,
-  res: ServerResponse,
-  stream: WireStream,
-  keepAlive: KeepAliveHub,
-  encoding: StreamEncoding,
-  report: (error: unknown) => void,
-): void {
+export interface SseOptions {
+  keepAlive: KeepAliveHub;
+  encoding: StreamEncoding;
+  /** Reports an unexpected error (a simulator bug) to the log. */
+  report(error: unknown): void;
+  trace: RequestTrace;
+}
+
+export function pipeToSse(res: ServerResponse, stream: WireStream, options: SseOptions): void {
+  const { keepAlive, encoding, report, trace } = options;
   const writer = new SseWriter(res, keepAlive);
   let committed = false;
   let aborted = false;
   const commit = () => {
     if (!committed) {
       committed = true;
+      trace.streaming();
       writer.open();
     }
   };
@@ -79,7 +83,7 @@ export function pipeToSse(
     },
   });
   if (!stream.holdsHeaders && !aborted) commit();
-  req.socket.setKeepAlive(true);
+  res.socket?.setKeepAlive(true);
 }
 
 /**
@@ -88,11 +92,12 @@ export function pipeToSse(
  */
 export function sseError(
   res: ServerResponse,
-  keepAlive: KeepAliveHub,
-  encoding: StreamEncoding,
+  options: Pick<SseOptions, 'keepAlive' | 'encoding' | 'trace'>,
   error: A2AError,
 ): void {
+  const { keepAlive, encoding, trace } = options;
   const writer = new SseWriter(res, keepAlive);
+  trace.streaming();
   writer.open();
   writeErrorFrame(writer, encoding, error);
 }
