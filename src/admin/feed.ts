@@ -16,21 +16,16 @@ import { A2AError, invalidParams } from '../domain/errors.js';
 import type { Logger } from '../lib/log.js';
 import type { TaskStore } from '../store/task-store.js';
 import { checkAdminAccess, checkFeedOrigin } from './access.js';
+// Shared with the dashboard, which loads it in the browser, so it stays a file under
+// src/admin/dashboard: from src/admin/ and dist/admin/ alike, this path reaches it (as DASHBOARD_DIR does).
+import { FEED_TYPES as EVERY_FEED_TYPE, taskIdOf } from '../../src/admin/dashboard/feed-types.js';
 import type { SimEvent } from './events.js';
 import type { ControlPlane } from './routes.js';
 
 export const FEED_PATH = '/_sim/feed';
 
 /** Every event type, for the `types` filter. */
-export const FEED_TYPES: readonly SimEvent['type'][] = Object.freeze([
-  'task:created',
-  'task:event',
-  'stream:opened',
-  'stream:closed',
-  'chaos:fault',
-  'push:attempt',
-  'request:received',
-]);
+export const FEED_TYPES: readonly SimEvent['type'][] = EVERY_FEED_TYPE;
 
 /** Close code for a watcher that reads too slowly: "try again later" (RFC 6455 §7.4.1, IANA registry). */
 export const TOO_SLOW = 1013;
@@ -223,28 +218,21 @@ function subjectOf(event: SimEvent, store: TaskStore): Subject {
         ...(event.agent !== undefined && { agent: event.agent }),
         ...(event.workspace !== undefined && { workspace: event.workspace }),
       };
-    case 'stream:opened':
-    case 'stream:closed':
-      if (event.taskId !== undefined) subject.taskId = event.taskId;
-      break;
     case 'chaos:fault':
-      if (event.fault.taskId !== undefined) subject.taskId = event.fault.taskId;
       if (event.fault.request?.scope !== undefined)
         Object.assign(subject, placeOf(event.fault.request.scope));
       break;
-    case 'push:attempt':
-      subject.taskId = event.delivery.taskId;
-      break;
     case 'request:received': {
-      const { taskId, agent, workspace } = event.request;
+      const { agent, workspace } = event.request;
       Object.assign(subject, {
-        ...(taskId !== undefined && { taskId }),
         ...(agent !== undefined && { agent }),
         ...(workspace !== undefined && { workspace }),
       });
       break;
     }
   }
+  const taskId = taskIdOf(event);
+  if (taskId !== undefined) subject.taskId = taskId;
   // The task tells the rest, while it is still stored.
   const record = subject.taskId === undefined ? undefined : store.find(subject.taskId);
   if (record) {
