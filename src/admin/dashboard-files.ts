@@ -1,6 +1,6 @@
 /**
- * The dashboard's static files (`src/admin/dashboard/`: index.html, app.js, style.css), served at
- * `/_sim/` by the admin router, so the same access rule covers them.
+ * The dashboard's static files (`src/admin/dashboard/`: index.html, style.css, and app.js with the
+ * ES modules it imports), served at `/_sim/` by the admin router, so the same access rule covers them.
  *
  * @note They are plain browser files with no build step: `tsc` does not copy them, so both the
  * sources (`src/admin/`) and the build (`dist/admin/`) read them from `src/admin/dashboard` under the
@@ -14,8 +14,16 @@ import { requestTarget } from '../bindings/shared/http.js';
 export const DASHBOARD_DIR = fileURLToPath(new URL('../../src/admin/dashboard', import.meta.url));
 
 /**
+ * What the page may load: `/`, or a page, script or style sheet by a plain lowercase path
+ * (`app.js`, `views/timeline.js`). Anything else never reaches the directory: not `/_sim//app.js`,
+ * not an encoded `..`, not the type declarations that sit beside the modules for the server's sake.
+ */
+const PAGE_FILE = /^\/(?:(?:[a-z0-9-]+\/)*[a-z0-9-]+\.(?:html|js|css))?$/;
+
+/**
  * Express middleware for the admin router: `GET /_sim/` answers index.html, `GET /_sim/app.js` the
- * script; anything else falls through to the router's 404.
+ * script, `GET /_sim/views/timeline.js` one of the modules it imports; anything else falls through
+ * to the router's 404.
  *
  * @example router.use(dashboardFiles());
  */
@@ -28,8 +36,7 @@ export function dashboardFiles() {
     setHeaders: (res) => res.setHeader('Cache-Control', 'no-cache'),
   });
   return (req: Request, res: Response, next: NextFunction): void => {
-    // The page and its files sit directly under /_sim/: `/_sim//` or `/_sim//app.js` name nothing.
-    if (!/^\/[^/]*$/.test(req.path)) {
+    if (!PAGE_FILE.test(req.path)) {
       next();
       return;
     }

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawHttp } from '../helpers/raw-http.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -69,6 +70,30 @@ describe('the files of the dashboard', () => {
     const response = await fetch(`${t.url}/_sim?token=x`, { redirect: 'manual' });
     expect(response.status).toBe(301);
     expect(response.headers.get('location')).toBe('/_sim/?token=x');
+  });
+
+  it('serves the module shared with the server as JavaScript, revalidated like the page', async () => {
+    const module = await fetch(`${t.url}/_sim/feed-types.js`);
+    expect(module.status).toBe(200);
+    expect(module.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(module.headers.get('cache-control')).toBe('no-cache');
+    expect(await module.text()).toContain('export const FEED_TYPES');
+  });
+
+  it.each([
+    '/_sim/feed-types.d.ts',
+    '/_sim/%2e%2e/package.json',
+    '/_sim/..%2fpackage.json',
+    '/_sim/views/../../package.json',
+    '/_sim/views/%2e%2e/%2e%2e/%2e%2e/package.json',
+    '/_sim/views/',
+    '/_sim/views//app.js',
+    '/_sim/.well-known/x.js',
+    '/_sim/App.js',
+  ])('answers GET %s with the admin API 404: only the page, scripts and styles are files', async (target) => {
+    const answer = await rawHttp(t.url, 'GET', target);
+    expect(answer.status).toBe(404);
+    expect(answer.json.error).toMatchObject({ code: 404, status: 'NOT_FOUND' });
   });
 
   it('answers an unknown file with the admin API 404, and leaves the API routes alone', async () => {
