@@ -3,10 +3,12 @@
  * moves time itself, and only waits on the browser (Playwright's auto-waiting locators) to show
  * what already happened.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DASHBOARD_DIR } from '../../src/admin/dashboard-files.js';
 import { rawHttp } from '../helpers/raw-http.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
 
@@ -70,6 +72,16 @@ describe('the files of the dashboard', () => {
     const response = await fetch(`${t.url}/_sim?token=x`, { redirect: 'manual' });
     expect(response.status).toBe(301);
     expect(response.headers.get('location')).toBe('/_sim/?token=x');
+  });
+
+  it("lists every module in the page's import map, which passes the token on to each", () => {
+    const html = readFileSync(`${DASHBOARD_DIR}/index.html`, 'utf8');
+    const list = /const MODULES = \[([^\]]*)\]/.exec(html)?.[1] ?? '';
+    const listed = [...list.matchAll(/'([^']+)'/g)].map((match) => match[1]);
+    const modules = readdirSync(DASHBOARD_DIR, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.js'))
+      .map((file) => file.split(sep).join('/'));
+    expect(listed.sort()).toEqual(modules.sort());
   });
 
   it('serves the module shared with the server as JavaScript, revalidated like the page', async () => {

@@ -5,6 +5,8 @@
  * dashboard works behind a path prefix too.
  */
 
+import { FEED_TYPES, taskIdOf } from './feed-types.js';
+
 const TOKEN = new URLSearchParams(location.search).get('token');
 const POLL_MS = 2_000;
 const HEALTH_MS = 10_000;
@@ -13,14 +15,7 @@ const RECONNECT_MS = 2_000;
 /** Streams, faults or deliveries shown per task: the newest. */
 const MAX_RECORDS = 200;
 /** The feed's event types the dashboard reads (`request:received` is left out: it is the busiest). */
-const FEED_TYPES = [
-  'task:created',
-  'task:event',
-  'stream:opened',
-  'stream:closed',
-  'chaos:fault',
-  'push:attempt',
-];
+const WATCHED_TYPES = FEED_TYPES.filter((type) => type !== 'request:received');
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -247,7 +242,7 @@ function connectFeed() {
   url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
   url.hash = '';
   url.search = '';
-  url.searchParams.set('types', FEED_TYPES.join(','));
+  url.searchParams.set('types', WATCHED_TYPES.join(','));
   if (TOKEN) url.searchParams.set('token', TOKEN);
   let socket;
   try {
@@ -339,8 +334,7 @@ function onFeed(msg) {
     default:
       return;
   }
-  const about = msg.taskId ?? msg.fault?.taskId ?? msg.delivery?.taskId;
-  scheduleRender({ task: open !== null && about === open.id });
+  scheduleRender({ task: open !== null && taskIdOf(msg) === open.id });
 }
 
 // ---------------------------------------------------------------------------------------------
