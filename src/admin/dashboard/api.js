@@ -1,0 +1,64 @@
+/**
+ * The admin API under `/_sim`, by URLs relative to the page, so the dashboard works behind a path
+ * prefix too. With --admin-token the page's `?token=` goes along on every call and on the feed.
+ */
+
+const TOKEN = new URLSearchParams(location.search).get('token');
+
+/**
+ * The JSON body of `path`'s answer; an answer that is not 2xx throws an Error with the API's
+ * message and the HTTP `status`.
+ * @param {string} path relative to `/_sim/`
+ * @param {RequestInit} [init]
+ */
+async function call(path, init = {}) {
+  const headers = new Headers(init.headers);
+  // Changes must show they were sent on purpose (a page elsewhere cannot add a header): see access.ts.
+  headers.set('X-Sim-Admin', '1');
+  if (TOKEN) headers.set('X-Admin-Token', TOKEN);
+  if (init.body !== undefined) headers.set('Content-Type', 'application/json');
+  const response = await fetch(path, { ...init, headers, cache: 'no-store' });
+  const text = await response.text();
+  let body;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  if (!response.ok) {
+    const error = new Error(body?.error?.message ?? `HTTP ${response.status} from ${path}`);
+    Object.assign(error, { status: response.status });
+    throw error;
+  }
+  return body;
+}
+
+export const getHealth = () => call('health');
+
+export const getChaos = () => call('chaos');
+
+/** Sets the global chaos profile; `null` for none. */
+export const putChaos = (/** @type {string | null} */ chaos) =>
+  call('chaos', { method: 'PUT', body: JSON.stringify({ chaos }) });
+
+export const postReset = () => call('reset', { method: 'POST' });
+
+export const listTasks = () => call('tasks?limit=1000');
+
+export const getTask = (/** @type {string} */ id) => call(`tasks/${encodeURIComponent(id)}`);
+
+/** The journaled requests about a task: which binding and operation each stream came from. */
+export const listRequests = (/** @type {string} */ taskId) =>
+  call(`requests?taskId=${encodeURIComponent(taskId)}`);
+
+/** The live feed's WebSocket URL, narrowed to `types`. */
+export function feedUrl(/** @type {readonly string[]} */ types) {
+  const url = new URL('feed', location.href);
+  url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  url.hash = '';
+  url.search = '';
+  url.searchParams.set('types', types.join(','));
+  // A browser cannot set a header on a WebSocket: the token goes in the query, as access.ts allows.
+  if (TOKEN) url.searchParams.set('token', TOKEN);
+  return url;
+}
