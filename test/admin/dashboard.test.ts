@@ -4,6 +4,8 @@
  * what already happened.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -11,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DASHBOARD_DIR } from '../../src/admin/dashboard-files.js';
 import { rawHttp } from '../helpers/raw-http.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
+import { postSse } from '../helpers/sse.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 /** `.ci/run` sets it: there a missing browser fails these tests instead of skipping them. */
@@ -47,6 +50,12 @@ async function openPage(browser: Browser, url: string, errors: Error[]): Promise
   return page;
 }
 
+/** The dashboard's ES modules, as paths under /_sim/, sorted. */
+const MODULES = readdirSync(DASHBOARD_DIR, { recursive: true, encoding: 'utf8' })
+  .filter((file) => file.endsWith('.js'))
+  .map((file) => file.split(sep).join('/'))
+  .sort();
+
 const row = (page: Page, taskId: string, state?: string) =>
   page.locator(`[data-testid="task-row"][data-task-id="${taskId}"]${state ? `[data-state="${state}"]` : ''}`);
 
@@ -78,10 +87,7 @@ describe('the files of the dashboard', () => {
     const html = readFileSync(`${DASHBOARD_DIR}/index.html`, 'utf8');
     const list = /const MODULES = \[([^\]]*)\]/.exec(html)?.[1] ?? '';
     const listed = [...list.matchAll(/'([^']+)'/g)].map((match) => match[1]);
-    const modules = readdirSync(DASHBOARD_DIR, { recursive: true, encoding: 'utf8' })
-      .filter((file) => file.endsWith('.js'))
-      .map((file) => file.split(sep).join('/'));
-    expect(listed.sort()).toEqual(modules.sort());
+    expect(listed.sort()).toEqual(MODULES);
   });
 
   it('serves the module shared with the server as JavaScript, revalidated like the page', async () => {
@@ -203,6 +209,86 @@ describe.skipIf(!HAS_CHROMIUM && !REQUIRED)(`the dashboard in a browser${SKIPPED
       await page.getByTestId('timeline').getByText('Weather Report').waitFor(SHOWN);
       expect(errors).toEqual([]);
     } finally {
+      await t.close();
+    }
+  });
+
+  it('loads every module with the token, and neither fails a request nor logs an error', async () => {
+    const t = await startSim({ adminToken: 's3cret' });
+    const errors: Error[] = [];
+    const problems: string[] = [];
+    const scripts: string[] = [];
+    try {
+      const page = await browser.newPage();
+      page.on('pageerror', (error) => errors.push(error));
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+      });
+      page.on('requestfailed', (request) => problems.push(`failed: ${request.url()}`));
+      page.on('response', (response) => {
+        const url = new URL(response.url());
+        if (response.status() >= 400) problems.push(`${response.status()}: ${url.pathname}`);
+        if (url.pathname.endsWith('.js')) scripts.push(`${url.pathname.slice('/_sim/'.length)}${url.search}`);
+      });
+      await page.goto(`${t.url}/_sim/?token=s3cret`);
+      await page.getByTestId('feed-status').and(page.locator('[data-mode="live"]')).waitFor(SHOWN);
+      expect(scripts.sort()).toEqual(MODULES.map((path) => `${path}?token=s3cret`));
+      expect(problems).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("shows a task's push configs and deliveries, and a stream with the fault injected into it", async () => {
+    const t = await startSim();
+    const receiver = createServer((_req, res) => res.writeHead(200).end());
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    const errors: Error[] = [];
+    try {
+      const page = await openPage(browser, `${t.url}/_sim/`, errors);
+      await page.getByTestId('feed-status').and(page.locator('[data-mode="live"]')).waitFor(SHOWN);
+
+      const flight = await send(t, 'Book me a flight');
+      t.clock.advance(1_000);
+      const config = await fetch(`${t.url}/tasks/${flight.id}/pushNotificationConfigs`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ id: 'hook-1', url: hook }),
+      });
+      expect(config.status).toBe(201);
+      await send(t, 'From San Francisco to New York', flight.id);
+      t.clock.advance(5_000);
+      await row(page, flight.id, 'completed').getByRole('button').click();
+      await page.getByTestId('push-config').getByText(`config hook-1 → ${hook}`).waitFor(SHOWN);
+      await page.getByTestId('delivery').first().waitFor(SHOWN);
+      expect(await page.getByTestId('delivery').first().getAttribute('data-outcome')).toBeTruthy();
+
+      const reader = await t.drive(
+        postSse(
+          `${t.url}/message:stream`,
+          {
+            message: { role: 'ROLE_USER', parts: [{ text: 'What is the weather today?' }], messageId: 'w-1' },
+          },
+          { 'X-Sim-Chaos': 'drop-after=2' },
+        ),
+      );
+      const weather = (await t.drive(reader.rest()))[0]!.json.task.id as string;
+      t.clock.advance(10_000);
+      await row(page, weather, 'completed').getByRole('button').click();
+      await page.getByTestId('stream').getByText('closed at').waitFor(SHOWN);
+      await page.getByTestId('fault').first().waitFor(SHOWN);
+      expect(await page.getByTestId('faults').textContent()).toContain('drop');
+      expect(await page.getByTestId('deliveries').textContent()).toBe('No deliveries.');
+
+      await page.keyboard.press('Escape');
+      await page.getByTestId('task-detail').waitFor({ state: 'hidden', ...SHOWN });
+      // The task's row has the focus back (a string, as this test is compiled without the DOM types).
+      expect(await page.evaluate("document.activeElement?.closest('li')?.dataset.taskId")).toBe(weather);
+      expect(errors).toEqual([]);
+    } finally {
+      receiver.close();
       await t.close();
     }
   });
