@@ -4,7 +4,6 @@
  * the query (`taskId`, `contextId`, `workspace`, `agent`, `types`). Same access rule as the admin
  * API. A watcher that does not keep up is dropped (1013), never buffered without bound.
  */
-import { placeOf } from '../domain/scope.js';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocket, WebSocketServer } from 'ws';
@@ -12,15 +11,16 @@ import { toRestStatus } from '../bindings/rest-v1/errors.js';
 import { answerOnSocket } from '../bindings/rest-v1/socket-answer.js';
 import { requestTarget } from '../bindings/shared/http.js';
 import { toWireStreamResponse } from '../bindings/shared/proto-json.js';
+import { placeOf } from '../domain/scope.js';
 import { A2AError, invalidParams } from '../domain/errors.js';
 import type { Logger } from '../lib/log.js';
 import type { TaskStore } from '../store/task-store.js';
 import { checkAdminAccess, checkFeedOrigin } from './access.js';
+import type { SimEvent } from './events.js';
+import type { ControlPlane } from './routes.js';
 // Shared with the dashboard, which loads it in the browser, so it stays a file under
 // src/admin/dashboard: from src/admin/ and dist/admin/ alike, this path reaches it (as DASHBOARD_DIR does).
 import { FEED_TYPES as EVERY_FEED_TYPE, taskIdOf } from '../../src/admin/dashboard/feed-types.js';
-import type { SimEvent } from './events.js';
-import type { ControlPlane } from './routes.js';
 
 export const FEED_PATH = '/_sim/feed';
 
