@@ -34,8 +34,8 @@ import type { ControlPlane } from './admin/routes.js';
 import { scenarioSummary } from './scenario/describe.js';
 import { loadChaosDirs } from './chaos/catalog.js';
 import { describeFault, FaultLog } from './chaos/fault-log.js';
-import { ChaosService, type ChaosSettings } from './chaos/service.js';
-import { chaosSetting } from './chaos/setting.js';
+import { ChaosService } from './chaos/service.js';
+import { GlobalChaos } from './chaos/setting.js';
 import { chaosTextProblem, scenarioChaos } from './chaos/scenario-chaos.js';
 import { pushBody } from './bindings/shared/push-body.js';
 import { DeliveryLog, describeDelivery } from './push/delivery-log.js';
@@ -108,10 +108,8 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   for (const issue of definitions.issues) logger.warn(`agent skipped: ${formatIssue(issue)}`);
   const chaos = await loadChaosDirs(dirs);
   for (const issue of chaos.issues) logger.warn(`chaos profile skipped: ${formatIssue(issue)}`);
-  const chaosSettings: ChaosSettings =
-    options.chaos === undefined
-      ? {}
-      : { global: await chaosSetting(options.chaos, chaos.profiles), source: options.chaos };
+  const globalChaos = new GlobalChaos(chaos.profiles);
+  if (options.chaos !== undefined) await globalChaos.set(options.chaos);
   for (const scenario of loaded.scenarios) {
     const name = scenarioChaos(scenario)?.profile;
     if (name !== undefined && !chaos.profiles.has(name)) {
@@ -162,7 +160,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
       seed,
       profiles: chaos.profiles,
       faults,
-      settings: chaosSettings,
+      global: globalChaos,
     }),
     keepAlive,
     cards,
@@ -265,7 +263,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     journal,
     faults,
     deliveries,
-    chaos: { settings: chaosSettings, profiles: chaos.profiles },
+    chaos: globalChaos,
     ...(options.adminToken !== undefined && { adminToken: options.adminToken }),
     health: () => ({
       version: VERSION,

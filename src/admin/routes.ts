@@ -5,9 +5,7 @@
 import { placeOf } from '../domain/scope.js';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { FaultKind, FaultLog } from '../chaos/fault-log.js';
-import type { RawChaosProfile } from '../chaos/profile.js';
-import type { ChaosSettings } from '../chaos/service.js';
-import { chaosSetting } from '../chaos/setting.js';
+import type { GlobalChaos } from '../chaos/setting.js';
 import { toRestStatus } from '../bindings/rest-v1/errors.js';
 import { asA2AError } from '../bindings/shared/errors.js';
 import { readJsonBody, sendJson } from '../bindings/shared/http.js';
@@ -28,7 +26,7 @@ export interface ControlPlane {
   journal: RequestJournal;
   faults: FaultLog;
   deliveries: DeliveryLog;
-  chaos: { settings: ChaosSettings; profiles: ReadonlyMap<string, RawChaosProfile> };
+  chaos: GlobalChaos;
   /** `--admin-token`; without it, loopback clients only. */
   adminToken?: string;
   health(): Record<string, unknown>;
@@ -106,15 +104,13 @@ export function adminRoutes(plane: ControlPlane): Router {
     const body = (await jsonBody(req, res)) as { chaos?: unknown } | undefined;
     const value = body?.chaos;
     if (value === null || value === '' || value === 'off') {
-      plane.chaos.settings.global = undefined;
-      plane.chaos.settings.source = undefined;
+      plane.chaos.clear();
     } else if (typeof value === 'string') {
       try {
-        plane.chaos.settings.global = await chaosSetting(value, plane.chaos.profiles);
+        await plane.chaos.set(value);
       } catch (error) {
         throw invalidParams([{ field: 'chaos', description: (error as Error).message }]);
       }
-      plane.chaos.settings.source = value;
     } else {
       throw invalidParams([
         {
@@ -223,7 +219,7 @@ function summary(record: TaskRecord) {
 }
 
 function chaosView(plane: ControlPlane) {
-  return { active: plane.chaos.settings.source ?? null, profiles: [...plane.chaos.profiles.keys()] };
+  return { active: plane.chaos.source ?? null, profiles: [...plane.chaos.profiles.keys()] };
 }
 
 function stringQuery(req: Request): Record<string, string | undefined> {

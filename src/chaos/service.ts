@@ -42,6 +42,7 @@ import {
   type RawChaosProfile,
 } from './profile.js';
 import { scenarioChaos } from './scenario-chaos.js';
+import type { GlobalChaos } from './setting.js';
 import { chaoticStream } from './stream.js';
 
 export interface ChaosOptions {
@@ -50,7 +51,7 @@ export interface ChaosOptions {
   /** Named profiles, by name. */
   profiles: ReadonlyMap<string, RawChaosProfile>;
   /** `--chaos`: the level every call starts from; the control plane may change it while running. */
-  settings: ChaosSettings;
+  global: GlobalChaos;
   faults: FaultLog;
 }
 
@@ -61,13 +62,6 @@ function withDeliveryChaos(ctx: CallContext, plan: ChaosPlan | undefined): CallC
 
 /** Whether any scenario of a registry has chaos of its own (registries are replaced, never changed). */
 const chaosInRegistry = new WeakMap<ScenarioRegistry, boolean>();
-
-/** The global chaos, shared by every agent's chaos layer. */
-export interface ChaosSettings {
-  global?: ChaosLevel;
-  /** As it was given: a profile name, pairs, or a file path. */
-  source?: string;
-}
 
 export class ChaosService implements WireService {
   private calls = 0;
@@ -187,7 +181,7 @@ export class ChaosService implements WireService {
     metadata?: JsonObject,
   ): ChaosPlan | undefined {
     const levels: [string, ChaosLevel | undefined][] = [
-      ['global', this.options.settings.global],
+      ['global', this.options.global.level],
       ['scenario', this.scenariosHaveChaos() ? this.scenarioLevel(scenario()) : undefined],
       ['metadata', this.parseLevel(metadata?.['chaos'], 'message.metadata.chaos')],
       ['header', this.parseLevel(ctx.request?.chaos, 'X-Sim-Chaos')],

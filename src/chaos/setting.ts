@@ -30,3 +30,32 @@ export async function chaosSetting(
   }
   return level;
 }
+
+/**
+ * The global chaos level, shared by every agent's chaos layer; the control plane changes it while
+ * the simulator runs (`PUT /_sim/chaos`), and each call reads it as it comes.
+ */
+export class GlobalChaos {
+  private current: { level: ChaosLevel; source: string } | undefined;
+
+  constructor(readonly profiles: ReadonlyMap<string, RawChaosProfile>) {}
+
+  /** The level every call starts from, if one is set. */
+  get level(): ChaosLevel | undefined {
+    return this.current?.level;
+  }
+
+  /** As it was given: a profile name, pairs, or a file path. */
+  get source(): string | undefined {
+    return this.current?.source;
+  }
+
+  /** Sets the level from a profile name, pairs or a `*.chaos.yaml` path; throws on a mistake. */
+  async set(value: string): Promise<void> {
+    this.current = { level: await chaosSetting(value, this.profiles), source: value };
+  }
+
+  clear(): void {
+    this.current = undefined;
+  }
+}
