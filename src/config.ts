@@ -1,26 +1,47 @@
 /**
  * Every option of the simulator and every default, in one place. The CLI, the environment
- * (`A2A_SIM_*`) and `createSimulator()` callers all end up here.
+ * (`A2A_SIM_*`) and `createSimulator()` callers all end up here, under the same names: a flag is
+ * its option's name in kebab case (`--card-format` is `cardFormat`), a nested option's flag is its
+ * own name, prefixed by its group for push (`--push-max-attempts` is `push.maxAttempts`,
+ * `--max-events-per-task` is `retention.maxEventsPerTask`), and durations take the same units
+ * everywhere (`500ms`, `15s`, `24h`, or milliseconds as a number).
  */
 import { createRequire } from 'node:module';
 import type { AgentCardOptions, CardFormat } from './bindings/agent-card.js';
 import type { Clock } from './lib/clock.js';
 import type { LogLevel, Logger } from './lib/log.js';
-import type { RetentionOptions } from './store/task-store.js';
-import { PUSH_DEFAULTS } from './push/dispatcher.js';
+
+/**
+ * A duration option: milliseconds as a number, or as flags and files write it (`500ms`, `15s`,
+ * `24h`). Every duration option takes both.
+ */
+export type Duration = number | string;
 
 export interface PushOptions {
   enabled: boolean;
   /** Refuse private, loopback and link-local webhook addresses (the SSRF filter). */
   blockPrivate: boolean;
   /** Per delivery attempt. */
-  timeoutMs: number;
+  timeout: Duration;
   /** Attempts per event before giving up. */
   maxAttempts: number;
   /** The first retry's delay; each next one doubles, with seeded jitter. */
-  backoffMs: number;
+  backoff: Duration;
   /** Events waiting per webhook; past it the oldest is dropped (and recorded). */
   maxQueue: number;
+}
+
+export interface RetentionSettings {
+  /** Tasks kept; past it, ended tasks go first, then the oldest. */
+  maxTasks: number;
+  /** How long an ended task is kept. */
+  terminalTtl: Duration;
+  /** Events kept per task for resuming streams; older ones go first. */
+  maxEventsPerTask: number;
+  /** How long an event stays replayable. */
+  eventTtl: Duration;
+  /** What all tasks may hold together, approximately; ended tasks make room first. */
+  maxStoreBytes: number;
 }
 
 const packageJson = createRequire(import.meta.url)('../package.json') as { version: string };
@@ -55,11 +76,18 @@ export interface SimulatorOptions {
   strictVersion?: boolean;
   /** End streams when a task pauses in auth-required (input-required always ends them). Default true. */
   closeStreamOnAuthRequired?: boolean;
-  /** Interval of `: keep-alive` comments on open streams, ms; 0 disables them. Default 15000. */
+  /** Interval of `: keep-alive` comments on open streams; 0 disables them. Default 15s. */
+  keepAlive?: Duration;
+  /** @deprecated The old name of {@link keepAlive}, in milliseconds. */
   keepAliveMs?: number;
   /** Largest accepted request body. Default 4 MiB. */
   maxBodyBytes?: number;
-  retention?: Partial<RetentionOptions>;
+  retention?: Partial<RetentionSettings> & {
+    /** @deprecated The old name of `terminalTtl`, in milliseconds. */
+    terminalTtlMs?: number;
+    /** @deprecated The old name of `eventTtl`, in milliseconds. */
+    eventTtlMs?: number;
+  };
   /** How the default agent presents itself on its card (defined agents take theirs from their file). */
   agent?: Partial<Omit<AgentCardOptions, 'publicUrl' | 'path' | 'security' | 'format'>>;
   /**
@@ -70,7 +98,12 @@ export interface SimulatorOptions {
    */
   apiKeys?: Record<string, string[]>;
   /** Webhooks (push notifications): on by default; `enabled: false` answers every push call with PushNotificationNotSupportedError. */
-  push?: Partial<PushOptions>;
+  push?: Partial<PushOptions> & {
+    /** @deprecated The old name of `timeout`, in milliseconds. */
+    timeoutMs?: number;
+    /** @deprecated The old name of `backoff`, in milliseconds. */
+    backoffMs?: number;
+  };
   /** Lets non-loopback clients use the control plane (`/_sim`) when they present it. Default: none, loopback only. */
   adminToken?: string;
   /** Requests kept in the journal (`GET /_sim/requests`). Default 1000. */
@@ -107,19 +140,22 @@ export const DEFAULTS = Object.freeze({
   push: Object.freeze({
     enabled: true,
     blockPrivate: false,
-    ...PUSH_DEFAULTS,
+    timeout: 10_000,
+    maxAttempts: 5,
+    backoff: 500,
+    maxQueue: 1000,
   } satisfies PushOptions),
-  keepAliveMs: 15_000,
+  keepAlive: 15_000,
   maxBodyBytes: 4 * 1024 * 1024,
-  logLevel: 'warn' as LogLevel,
+  logLevel: 'info' as LogLevel,
   retention: Object.freeze({
     maxTasks: 10_000,
-    terminalTtlMs: 24 * 60 * 60 * 1000,
+    terminalTtl: 24 * 60 * 60 * 1000,
     maxEventsPerTask: 10_000,
-    eventTtlMs: 24 * 60 * 60 * 1000,
+    eventTtl: 24 * 60 * 60 * 1000,
     // With the simulator's own ~75 MB, fits a 512 MB container with room for the heap to work.
-    maxBytes: 128 * 1024 * 1024,
-  } satisfies RetentionOptions),
+    maxStoreBytes: 128 * 1024 * 1024,
+  } satisfies RetentionSettings),
   agent: Object.freeze({
     name: 'A2A Simulator',
     description:

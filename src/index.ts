@@ -9,39 +9,26 @@
  * clock.advance(5_000);
  * await sim.close();
  */
-import { placeOf } from './domain/scope.js';
-import { watch } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
-import { agentSummary, loadAgentDirs, type AgentDefinition } from './agents/load.js';
-import { AgentCards } from './bindings/agent-card.js';
-import { agentCalls, tenantCalls, type BindingContext } from './bindings/shared/context.js';
-import { KeepAliveHub } from './bindings/shared/sse.js';
-import { DEFAULTS, VERSION, type SimulatorOptions } from './config.js';
-import { RealClock, type Clock, type Timer } from './lib/clock.js';
-import { createLogger, type Logger } from './lib/log.js';
-import { SimService } from './runtime/service.js';
-import { BUILTIN_SCENARIO_DIR, formatIssue, loadScenarioDirs, type ScenarioIssue } from './scenario/load.js';
-import type { Scenario } from './scenario/model.js';
-import { ScenarioRegistry } from './scenario/registry.js';
-import { answerUnroutable, buildApp } from './server.js';
-import { SimEventBus, type SimEventBody } from './admin/events.js';
+import type { SimEventBus } from './admin/events.js';
 import { attachFeed } from './admin/feed.js';
-import { RequestJournal } from './admin/journal.js';
-import type { ControlPlane } from './admin/routes.js';
-import { scenarioSummary } from './scenario/describe.js';
-import { loadChaosDirs } from './chaos/catalog.js';
-import { describeFault, FaultLog } from './chaos/fault-log.js';
-import { ChaosService } from './chaos/service.js';
-import { GlobalChaos } from './chaos/setting.js';
-import { chaosTextProblem, scenarioChaos } from './chaos/scenario-chaos.js';
-import { pushBody } from './bindings/shared/push-body.js';
-import { DeliveryLog, describeDelivery } from './push/delivery-log.js';
-import { PushDispatcher } from './push/dispatcher.js';
-import { TaskStore, type TaskRecord } from './store/task-store.js';
-import type { LoggedEvent } from './domain/types.js';
+import type { RequestJournal } from './admin/journal.js';
+import type { AgentDefinition } from './agents/load.js';
+import type { FaultLog } from './chaos/fault-log.js';
+import { composeAgents, createShared } from './compose/agents.js';
+import { loadCatalog } from './compose/catalog.js';
+import { composeControl } from './compose/control.js';
+import { resolveSettings } from './compose/settings.js';
+import type { SimulatorOptions } from './config.js';
+import type { Clock } from './lib/clock.js';
+import type { Logger } from './lib/log.js';
+import type { DeliveryLog } from './push/delivery-log.js';
+import type { SimService } from './runtime/service.js';
+import type { ScenarioIssue } from './scenario/load.js';
+import { answerUnroutable, buildApp } from './server.js';
+import type { TaskStore } from './store/task-store.js';
 
 /** An agent defined by an `*.agent.yaml` file, served at {@link SimAgent.url}. */
 export interface SimAgent {
@@ -83,304 +70,70 @@ export interface Simulator {
   /** Everything that happens, as it happens (what the live feed streams). */
   events: SimEventBus;
   /** Re-reads the scenario directories; a broken file keeps its previous version. */
-  reload(): Promise<{ issues: string[] }>;
-  /** Problems found while loading scenarios and agents; the broken files were skipped. */
+  reload(): Promise<{ issues: ScenarioIssue[] }>;
+  /** Problems found while loading scenarios, agents and chaos profiles; the broken files were skipped. */
   issues: ScenarioIssue[];
   logger: Logger;
   /** Stops listening, ends open streams and stops every running task. */
   close(): Promise<void>;
 }
 
+/**
+ * Starts a simulator: reads the scenario directories, composes the agents and the control plane,
+ * and listens.
+ */
 export async function createSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
-  const logger = options.logger ?? createLogger(options.logLevel ?? DEFAULTS.logLevel);
-  const clock = options.clock ?? new RealClock();
-  const dirs = [
-    ...(options.scenarioDirs ?? []),
-    ...((options.builtinScenarios ?? DEFAULTS.builtinScenarios) ? [BUILTIN_SCENARIO_DIR] : []),
-  ];
-  await checkScenarioDirs(options.scenarioDirs ?? []);
-  const loaded = await loadScenarioDirs(dirs, { checkChaos: chaosTextProblem });
-  for (const issue of loaded.issues) logger.warn(`scenario skipped: ${formatIssue(issue)}`);
-  const definitions = await loadAgentDirs(
-    dirs,
-    loaded.scenarios.map((s) => s.id),
-  );
-  for (const issue of definitions.issues) logger.warn(`agent skipped: ${formatIssue(issue)}`);
-  const chaos = await loadChaosDirs(dirs);
-  for (const issue of chaos.issues) logger.warn(`chaos profile skipped: ${formatIssue(issue)}`);
-  const globalChaos = new GlobalChaos(chaos.profiles);
-  if (options.chaos !== undefined) await globalChaos.set(options.chaos);
-  for (const scenario of loaded.scenarios) {
-    const name = scenarioChaos(scenario)?.profile;
-    if (name !== undefined && !chaos.profiles.has(name)) {
-      logger.warn(
-        `scenario ${scenario.id}: no chaos profile "${name}"; known: ${[...chaos.profiles.keys()].join(', ')}`,
-      );
-    }
-  }
-  const faults = new FaultLog();
-  faults.onRecord((fault) => logger.info(`chaos: ${describeFault(fault)}`));
-  const push = { ...DEFAULTS.push, ...options.push };
-  const deliveries = new DeliveryLog();
-  deliveries.onRecord((delivery) => logger.info(`push: ${describeDelivery(delivery)}`));
-
-  // Every agent plays on the same store and clock; scopes keep their tasks apart.
-  const store = new TaskStore({ ...DEFAULTS.retention, ...options.retention });
-  const cardOptions = {
-    pushNotifications: push.enabled,
-    ...DEFAULTS.agent,
-    ...options.agent,
-    ...(options.publicUrl && { publicUrl: options.publicUrl }),
-    format: options.cardFormat ?? DEFAULTS.cardFormat,
-  };
-  const keepAlive = new KeepAliveHub(clock, options.keepAliveMs ?? DEFAULTS.keepAliveMs);
-  const seed = options.seed ?? DEFAULTS.seed;
-  const serviceFor = (scenarios: readonly Scenario[], seed: string, inputModes: readonly string[]) =>
-    new SimService({
-      ...(push.enabled && {
-        push: new PushDispatcher({ ...push, clock, seed, log: deliveries, encode: pushBody }),
-      }),
-      registry: new ScenarioRegistry(scenarios),
-      store,
-      clock,
-      seed,
-      speed: options.speed ?? DEFAULTS.speed,
-      inputModes,
-      closeStreamOnAuthRequired: options.closeStreamOnAuthRequired ?? DEFAULTS.closeStreamOnAuthRequired,
-    });
-  const bindingContext = (
-    service: SimService,
-    seed: string,
-    cards: AgentCards,
-    callContext: BindingContext['callContext'],
-    agent: Pick<BindingContext, 'access' | 'extensions'> = {},
-  ): BindingContext => ({
-    service: new ChaosService(service, {
-      clock,
-      seed,
-      profiles: chaos.profiles,
-      faults,
-      global: globalChaos,
-    }),
-    keepAlive,
-    cards,
-    maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
-    strictVersion: options.strictVersion ?? DEFAULTS.strictVersion,
-    callContext,
-    ...agent,
-    report: (error: unknown) => logger.error('unexpected error', error),
-  });
-  const scenarioSkills = (service: SimService) => () =>
-    service.scenarios.list().flatMap((s) => (s.skill ? [s.skill] : []));
-
-  const service = serviceFor(loaded.scenarios, seed, cardOptions.inputModes);
-  const context = bindingContext(
-    service,
-    seed,
-    new AgentCards(cardOptions, scenarioSkills(service), clock),
-    tenantCalls,
-  );
-  // A seed of its own: what the root or another agent was asked never shifts this agent's ids.
-  const agentSeed = (id: string) => `${seed}/agents/${id}`;
-  const agentServices = definitions.agents.map(({ id, scenarioIds, defaultInputModes }) =>
-    serviceFor(
-      loaded.scenarios.filter((s) => scenarioIds.includes(s.id)),
-      agentSeed(id),
-      defaultInputModes ?? cardOptions.inputModes,
-    ),
-  );
-  const mounted = definitions.agents.map((definition, i) => {
-    const { id, code, workspaces, name, description, version, skills, security, extensions } = definition;
-    const agentService = agentServices[i]!;
-    const cards = new AgentCards(
-      {
-        ...cardOptions,
-        name,
-        description,
-        version: version ?? cardOptions.version,
-        path: `/agents/${id}`,
-        ...(security && { security }),
-        ...(extensions && { extensions }),
-        inputModes: definition.defaultInputModes ?? cardOptions.inputModes,
-        outputModes: definition.defaultOutputModes ?? cardOptions.outputModes,
-      },
-      skills ? () => skills : scenarioSkills(agentService),
-      clock,
-    );
-    const access = security && {
-      agentId: id,
-      security,
-      ...(options.apiKeys && { apiKeys: options.apiKeys }),
-    };
-    return {
-      id,
-      code,
-      workspaces,
-      context: bindingContext(agentService, agentSeed(id), cards, agentCalls(id), {
-        ...(access && { access }),
-        ...(extensions && { extensions }),
-      }),
-    };
-  });
-  const gatewayPrefix = normalizePrefix(options.gatewayPrefix ?? DEFAULTS.gatewayPrefix);
-  // The control plane: what happened, live, and the means to steer it.
-  const bus = new SimEventBus(() => clock.now());
-  const journal = new RequestJournal(options.journalSize ?? DEFAULTS.journalSize);
-  store.onEvent((record, event) => {
-    if (event.seq === 1) bus.publish(taskCreatedBody, record, event);
-    bus.publish(taskEventBody, record, event);
-  });
-  faults.onRecord((fault) => bus.publish({ type: 'chaos:fault', fault }));
-  deliveries.onRecord((delivery) => bus.publish({ type: 'push:attempt', delivery }));
-  let current = {
-    scenarios: loaded.scenarios,
-    issues: [...loaded.issues, ...definitions.issues, ...chaos.issues],
-  };
-  const reload = async () => {
-    // A file that broke keeps its previous version (in its place in the matching order, ahead of a
-    // built-in it overrides), so a typo mid-demo changes nothing.
-    const previous = new Map(current.scenarios.map((s) => [s.file, s]));
-    const fresh = await loadScenarioDirs(dirs, {
-      previous: (file) => previous.get(file),
-      checkChaos: chaosTextProblem,
-    });
-    const scenarios = fresh.scenarios;
-    service.useScenarios(new ScenarioRegistry(scenarios));
-    definitions.agents.forEach(({ scenarioIds, everyScenario }, i) =>
-      agentServices[i]!.useScenarios(
-        new ScenarioRegistry(scenarios.filter((s) => everyScenario || scenarioIds.includes(s.id))),
-      ),
-    );
-    for (const issue of fresh.issues)
-      logger.warn(`scenario kept at its previous version: ${formatIssue(issue)}`);
-    current = { scenarios, issues: fresh.issues };
-    return { issues: fresh.issues.map(formatIssue) };
-  };
-  const plane: ControlPlane = {
-    clock,
-    store,
-    bus,
-    journal,
-    faults,
-    deliveries,
-    chaos: globalChaos,
-    ...(options.adminToken !== undefined && { adminToken: options.adminToken }),
-    health: () => ({
-      version: VERSION,
-      // Clock time, virtual or real: what the dashboard measures task ages against.
-      now: new Date(clock.now()).toISOString(),
-      scenarios: current.scenarios.length,
-      agents: mounted.length,
-      tasks: store.size,
-    }),
-    catalog: () => ({
-      scenarios: current.scenarios.map(scenarioSummary),
-      agents: definitions.agents.map(agentSummary),
-      chaosProfiles: [...chaos.profiles.keys()],
-      issues: current.issues.map(formatIssue),
-    }),
-    reload,
-  };
-  // --watch: an edited scenario file is re-validated and swapped in, once the edits settle.
-  let settling: Timer | undefined;
-  const watchers = options.watch
-    ? dirs.map((dir) =>
-        watch(dir, () => {
-          settling?.cancel();
-          settling = clock.setTimer(200, () => {
-            reload().catch((error: unknown) => logger.error('failed to reload the scenarios', error));
-          });
-        }).on('error', (error) => logger.warn(`--watch: stopped watching ${dir}: ${error.message}`)),
-      )
-    : [];
-  const app = buildApp(context, mounted, {
-    gateway: { prefix: gatewayPrefix, ...(options.apiKeys && { apiKeys: options.apiKeys }) },
+  const settings = resolveSettings(options);
+  const catalog = await loadCatalog(settings);
+  const shared = createShared(settings, catalog.chaosProfiles);
+  if (settings.chaos !== undefined) await shared.chaos.set(settings.chaos);
+  const agents = composeAgents(settings, catalog, shared);
+  const plane = composeControl(settings, catalog, shared, agents);
+  const app = buildApp(agents.root.context, agents.defined, {
+    gateway: { prefix: settings.gatewayPrefix, ...(settings.apiKeys && { apiKeys: settings.apiKeys }) },
     plane,
   });
-
-  const host = options.host ?? DEFAULTS.host;
-  const server = await listen(app, options.port ?? DEFAULTS.port, host);
+  const server = await listen(app, settings.port, settings.host);
   answerUnroutable(server);
-  const feed = attachFeed(server, plane, { logger });
-  const port = (server.address() as AddressInfo).port;
-  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
-  const url = `http://${urlHost}:${port}`;
-  const agents: SimAgent[] = definitions.agents.map((definition, i) => ({
-    id: definition.id,
-    code: definition.code,
-    url: `${url}/agents/${definition.id}`,
-    service: agentServices[i]!,
+  const feed = attachFeed(server, plane, { logger: settings.logger });
+  const unwatch = settings.watch ? catalog.watch() : () => {};
+  const url = urlOf(server, settings.host);
+  const defined: SimAgent[] = agents.defined.map(({ id, code, service, definition }) => ({
+    id,
+    code,
+    url: `${url}/agents/${id}`,
+    service,
     definition,
   }));
-
   return {
     url,
-    port,
+    port: (server.address() as AddressInfo).port,
     app,
     server,
-    clock,
-    service,
-    gatewayPath: `${gatewayPrefix}/agents/a2a`,
-    agents,
-    findAgent: (idOrCode) => agents.find((a) => a.id === idOrCode) ?? agents.find((a) => a.code === idOrCode),
-    store,
-    faults,
-    deliveries,
-    journal,
-    events: bus,
-    reload,
-    issues: [...loaded.issues, ...definitions.issues, ...chaos.issues],
-    logger,
+    clock: settings.clock,
+    service: agents.root.service,
+    gatewayPath: `${settings.gatewayPrefix}/agents/a2a`,
+    agents: defined,
+    findAgent: (idOrCode) =>
+      defined.find((a) => a.id === idOrCode) ?? defined.find((a) => a.code === idOrCode),
+    store: shared.store,
+    faults: shared.faults,
+    deliveries: shared.deliveries,
+    journal: plane.journal,
+    events: plane.events,
+    reload: () => catalog.reload(),
+    issues: [...catalog.issues],
+    logger: settings.logger,
     close: () =>
       new Promise<void>((resolve, reject) => {
-        for (const watcher of watchers) watcher.close();
-        settling?.cancel();
+        unwatch();
         // Upgraded sockets are no longer the HTTP server's to close.
         feed.close();
-        store.clear();
+        shared.store.clear();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),
   };
-}
-
-function taskCreatedBody(record: TaskRecord, event: LoggedEvent): SimEventBody {
-  return {
-    type: 'task:created',
-    taskId: record.id,
-    contextId: event.contextId,
-    scenario: record.scenarioId,
-    ...placeOf(record.scope),
-  };
-}
-
-function taskEventBody(record: TaskRecord, event: LoggedEvent): SimEventBody {
-  return {
-    type: 'task:event',
-    taskId: record.id,
-    contextId: event.contextId,
-    event,
-    ...placeOf(record.scope),
-  };
-}
-
-/** A directory the caller named must be there: a typo must not silently serve something else. */
-async function checkScenarioDirs(dirs: readonly string[]): Promise<void> {
-  for (const dir of dirs) {
-    const found = await stat(dir).catch(() => undefined);
-    if (!found) throw new Error(`Failed to start: the scenario directory "${dir}" does not exist.`);
-    if (!found.isDirectory()) {
-      throw new Error(
-        `Failed to start: "${dir}" is not a directory; -s takes a directory of scenario files.`,
-      );
-    }
-  }
-}
-
-/** `newmoi/` → `/newmoi`; `/` and `""` → `""`. */
-function normalizePrefix(prefix: string): string {
-  const trimmed = prefix.trim().replace(/^\/+|\/+$/g, '');
-  return trimmed ? `/${trimmed}` : '';
 }
 
 /**
@@ -399,8 +152,15 @@ function listen(app: Express, port: number, host: string): Promise<Server> {
   });
 }
 
+/** The base URL clients reach it at: a wildcard address is reached on loopback. */
+function urlOf(server: Server, host: string): string {
+  const { port } = server.address() as AddressInfo;
+  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  return `http://${urlHost}:${port}`;
+}
+
 export { VirtualClock, RealClock, type Clock } from './lib/clock.js';
-export { DEFAULTS, VERSION, type SimulatorOptions } from './config.js';
+export { DEFAULTS, VERSION, type Duration, type SimulatorOptions } from './config.js';
 export { formatIssue, loadScenarioFile, type ScenarioIssue } from './scenario/load.js';
 export type { AgentDefinition } from './agents/load.js';
 export type { Scenario } from './scenario/model.js';

@@ -49,7 +49,7 @@ export function buildApp(
 
   app.use('/_sim', adminRoutes(plane));
   // Every request to an agent, whatever its binding, goes into the journal.
-  app.use(journalRequests(plane.journal, plane.faults, plane.bus, plane.clock));
+  app.use(journalRequests(plane.journal, plane.faults, plane.events, plane.clock));
 
   // First the gateway (the agent id `a2a` is reserved for it), then the defined agents, then the
   // default agent, whose REST paths would otherwise read `/agents/...` as a tenant named "agents".

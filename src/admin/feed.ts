@@ -31,7 +31,7 @@ export const FEED_TYPES: readonly SimEvent['type'][] = EVERY_FEED_TYPE;
 export const TOO_SLOW = 1013;
 
 /** What the feed reads: the bus, the store (to tell what an event is about), the access token. */
-export type FeedSource = Pick<ControlPlane, 'bus' | 'store' | 'adminToken'>;
+export type FeedSource = Pick<ControlPlane, 'events' | 'store' | 'adminToken'>;
 
 export interface FeedOptions {
   logger?: Logger;
@@ -115,14 +115,14 @@ export function attachFeed(server: Server, plane: FeedSource, options: FeedOptio
     // The history may be large and is written at once; it is bounded by the bus. Until the watcher
     // has read it, it does not count against the bound.
     let allowance = 0;
-    for (const event of plane.bus.history()) {
+    for (const event of plane.events.history()) {
       if (!matches(event)) continue;
       const text = encode(event);
       allowance += Buffer.byteLength(text);
       ws.send(text);
     }
     // Subscribed in the same tick as the history was read: no event can fall in between.
-    const unsubscribe = plane.bus.subscribe((event) => {
+    const unsubscribe = plane.events.subscribe((event) => {
       // The bus calls this from inside the task runner: nothing here may throw into it.
       try {
         if (!matches(event) || ws.readyState !== ws.OPEN) return;

@@ -25,7 +25,12 @@ const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'x-admin-token', '
  * Express middleware: opens an entry and its trace when a request arrives, and closes the entry
  * when the response is done.
  */
-export function journalRequests(journal: RequestJournal, faults: FaultLog, bus: SimEventBus, clock: Clock) {
+export function journalRequests(
+  journal: RequestJournal,
+  faults: FaultLog,
+  events: SimEventBus,
+  clock: Clock,
+) {
   // The faults of each wire request, shared with its entry: those applied later show up there too.
   const faultsOf = new WeakMap<WireRequest, number[]>();
   const faultList = (wire: WireRequest) => {
@@ -46,7 +51,7 @@ export function journalRequests(journal: RequestJournal, faults: FaultLog, bus: 
     };
     const entry = journal.record(merge(arrived, { faults: [] as number[] }));
     const streamEvent = (type: 'stream:opened' | 'stream:closed') =>
-      bus.publish({ type, request: entry.n, ...(entry.taskId !== undefined && { taskId: entry.taskId }) });
+      events.publish({ type, request: entry.n, ...(entry.taskId !== undefined && { taskId: entry.taskId }) });
     const trace: RequestTrace = {
       read(wire) {
         entry.binding = wire.binding;
@@ -76,7 +81,7 @@ export function journalRequests(journal: RequestJournal, faults: FaultLog, bus: 
     // As it arrived: the entry fills in later, and an event in the bus history must not change after
     // the fact (the live feed and a replay of it would disagree).
     const { n } = entry;
-    bus.publish(requestReceivedBody, n, arrived);
+    events.publish(requestReceivedBody, n, arrived);
     next();
   };
 }

@@ -22,7 +22,7 @@ import type { JournalQuery, RequestJournal } from './journal.js';
 export interface ControlPlane {
   clock: Clock;
   store: TaskStore;
-  bus: SimEventBus;
+  events: SimEventBus;
   journal: RequestJournal;
   faults: FaultLog;
   deliveries: DeliveryLog;

@@ -22,24 +22,17 @@ export interface DispatcherOptions {
   log: DeliveryLog;
   /** The body of one delivery, in the dialect's shapes. */
   encode(dialect: PushDialect, event: LoggedEvent): unknown;
-  /** Per attempt. Default 10 s. */
-  timeoutMs?: number;
-  /** Attempts per event before giving up. Default 5. */
-  maxAttempts?: number;
-  /** The first retry's delay; each next one doubles, with seeded ±25% jitter. Default 500 ms. */
-  backoffMs?: number;
-  /** Events waiting per config; past it the oldest is dropped and recorded. Default 1000. */
-  maxQueue?: number;
-  /** Refuse private, loopback and link-local addresses (the SSRF filter). Default false: offline development. */
-  blockPrivate?: boolean;
+  /** Per attempt, ms. */
+  timeout: number;
+  /** Attempts per event before giving up. */
+  maxAttempts: number;
+  /** The first retry's delay, ms; each next one doubles, with seeded ±25% jitter. */
+  backoff: number;
+  /** Events waiting per config; past it the oldest is dropped and recorded. */
+  maxQueue: number;
+  /** Refuse private, loopback and link-local addresses (the SSRF filter); off for offline development. */
+  blockPrivate: boolean;
 }
-
-export const PUSH_DEFAULTS = Object.freeze({
-  timeoutMs: 10_000,
-  maxAttempts: 5,
-  backoffMs: 500,
-  maxQueue: 1000,
-});
 
 const CONTENT_TYPE: Record<PushDialect, string> = {
   '1.0': 'application/a2a+json',
@@ -94,7 +87,7 @@ class ConfigDelivery {
   enqueue(event: LoggedEvent): void {
     if (this.stopped) return;
     this.queue.push(event);
-    if (this.queue.length > (this.options.maxQueue ?? PUSH_DEFAULTS.maxQueue)) {
+    if (this.queue.length > this.options.maxQueue) {
       this.note(this.queue.shift()!, 0, 'overflow');
     }
     if (!this.draining) void this.drain();
@@ -128,7 +121,7 @@ class ConfigDelivery {
 
   /** Attempts until one succeeds or the attempts run out. */
   private async deliver(event: LoggedEvent, random: Random, chaos: string | undefined): Promise<void> {
-    const maxAttempts = this.options.maxAttempts ?? PUSH_DEFAULTS.maxAttempts;
+    const { maxAttempts } = this.options;
     for (let attempt = 1; attempt <= maxAttempts && !this.stopped; attempt++) {
       if (this.chaos?.delay) await this.sleep(sampleDelay(this.chaos.delay, random));
       if (this.stopped) return;
@@ -140,7 +133,7 @@ class ConfigDelivery {
         if (result.outcome === 'delivered' || result.outcome === 'blocked') return;
       }
       if (attempt < maxAttempts) {
-        const base = (this.options.backoffMs ?? PUSH_DEFAULTS.backoffMs) * 2 ** (attempt - 1);
+        const base = this.options.backoff * 2 ** (attempt - 1);
         await this.sleep(Math.round(base * (0.75 + random.next() / 2)));
       }
     }
@@ -165,7 +158,7 @@ class ConfigDelivery {
       headers['Authorization'] = auth.credentials ? `${auth.scheme} ${auth.credentials}` : auth.scheme;
 
     const abort = new AbortController();
-    const timer = options.clock.setTimer(options.timeoutMs ?? PUSH_DEFAULTS.timeoutMs, () => abort.abort());
+    const timer = options.clock.setTimer(options.timeout, () => abort.abort());
     try {
       const response = await fetch(config.url, {
         method: 'POST',

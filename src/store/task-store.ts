@@ -2,9 +2,9 @@
  * All tasks, in memory, each with its event log. Tasks live in a scope (a tenant, later a
  * workspace and agent): a task outside the caller's scope does not exist for that caller.
  *
- * Memory stays bounded through a day-long demo: terminal tasks expire after `terminalTtlMs`, and
+ * Memory stays bounded through a day-long demo: terminal tasks expire after `terminalTtl`, and
  * past `maxTasks` the oldest terminal tasks go first, then the oldest of the rest. Tasks are
- * counted in bytes too (see domain/size.ts): past `maxBytes` the oldest ended tasks go, and when
+ * counted in bytes too (see domain/size.ts): past `maxStoreBytes` the oldest ended tasks go, and when
  * only running or waiting ones remain, new work is refused rather than the heap exhausted.
  */
 import { A2AError } from '../domain/errors.js';
@@ -24,13 +24,14 @@ import { EventLog } from './event-log.js';
 
 export interface RetentionOptions {
   maxTasks: number;
-  terminalTtlMs: number;
+  /** How long an ended task is kept, ms. */
+  terminalTtl: number;
   /** Events kept per task for replay; older ones are dropped first. */
   maxEventsPerTask: number;
-  /** How long an event stays replayable. */
-  eventTtlMs: number;
+  /** How long an event stays replayable, ms. */
+  eventTtl: number;
   /** What all tasks together may hold, approximately (domain/size.ts); ended tasks make room first. */
-  maxBytes: number;
+  maxStoreBytes: number;
 }
 
 export class TaskRecord {
@@ -150,7 +151,7 @@ export class TaskStore {
     const onAppend = (event: LoggedEvent) => {
       for (const listener of this.eventListeners) listener(record, event);
     };
-    const log = new EventLog(this.retention.maxEventsPerTask, this.retention.eventTtlMs, onAppend);
+    const log = new EventLog(this.retention.maxEventsPerTask, this.retention.eventTtl, onAppend);
     const record = new TaskRecord(scope, scenarioId, task, log, ++this.statusCounter);
     this.records.set(task.id, record);
     this.hold(record, eventBytes({ kind: 'task', task }));
@@ -182,7 +183,7 @@ export class TaskStore {
    * a client was promised, and is never dropped to make room.
    */
   admit(bytes: number): void {
-    const { maxBytes } = this.retention;
+    const { maxStoreBytes: maxBytes } = this.retention;
     for (const id of this.ended.keys()) {
       if (this.heldBytes + bytes <= maxBytes) return;
       this.remove(this.records.get(id)!);
@@ -239,8 +240,7 @@ export class TaskStore {
 
   private evict(nowMs: number): void {
     for (const [id, endedAt] of this.ended) {
-      if (endedAt > nowMs - this.retention.terminalTtlMs && this.records.size < this.retention.maxTasks)
-        break;
+      if (endedAt > nowMs - this.retention.terminalTtl && this.records.size < this.retention.maxTasks) break;
       this.remove(this.records.get(id)!);
     }
     // Every remaining task is active or paused: past the cap, the oldest goes.

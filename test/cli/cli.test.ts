@@ -3,58 +3,12 @@
  * process (`npm test` builds first). `serve` is started exactly as the Dockerfile starts it, with the
  * port and host moved by environment variables.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
-
-interface Exit {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[], env: Record<string, string> = {}): Promise<Exit> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-/** Starts `serve`, resolving with the URL from its banner once it listens. */
-function serve(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-  const url = new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(stdout);
-      if (match) resolve(match[1]!);
-    });
-    void exited.then((code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
-  });
-  return {
-    url,
-    banner: () => stdout,
-    stderr: () => stderr,
-    stop: () => {
-      child.kill('SIGTERM');
-      return exited;
-    },
-  };
-}
+import { fileURLToPath } from 'node:url';
+import { run, serve } from '../helpers/cli.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -153,16 +107,27 @@ describe('a2a-sim --help', () => {
     for (const option of [
       '--port',
       '--host',
-      '--scenarios',
+      '--scenario-dirs',
       '--seed',
       '--speed',
       '--public-url',
-      '--no-builtins',
-      '--api-key',
-      '--no-push',
+      '--builtin-scenarios',
+      '--api-keys',
+      '--push',
       '--push-block-private',
       '--push-timeout',
-      '--push-attempts',
+      '--push-max-attempts',
+      '--push-backoff',
+      '--push-max-queue',
+      '--max-tasks',
+      '--terminal-ttl',
+      '--max-events-per-task',
+      '--event-ttl',
+      '--max-store-bytes',
+      '--keep-alive',
+      '--card-format',
+      '--max-body-bytes',
+      '--close-stream-on-auth-required',
     ]) {
       expect(result.stdout).toContain(option);
     }
@@ -227,7 +192,9 @@ describe('a2a-sim serve (the Dockerfile start command)', () => {
   it('refuses a retention that is not a duration before starting', async () => {
     const result = await run(['serve', '--event-ttl', 'soon']);
     expect(result.code).not.toBe(0);
-    expect(result.stderr).toContain('--event-ttl must be a duration like "10m" or "24h", got "soon"');
+    expect(result.stderr).toContain(
+      '--event-ttl must be a duration like "500ms", "10m" or "24h", got "soon"',
+    );
   });
 
   it('turns push notifications off with --no-push (or A2A_SIM_PUSH=false)', async () => {
@@ -247,8 +214,13 @@ describe('a2a-sim serve (the Dockerfile start command)', () => {
   });
 
   it.each([
-    [['--push-attempts', '0'], '--push-attempts must be a whole number of 1 or more, got "0"'],
-    [['--push-timeout', 'soon'], '--push-timeout must be a duration like "10m" or "24h", got "soon"'],
+    [['--push-max-attempts', '0'], '--push-max-attempts must be a whole number of 1 or more, got "0"'],
+    [
+      ['--push-timeout', 'soon'],
+      '--push-timeout must be a duration like "500ms", "10m" or "24h", got "soon"',
+    ],
+    [['--push-timeout', '0'], '--push-timeout must be at least 1ms, got "0"'],
+    [['--keep-alive', 'often'], '--keep-alive must be a duration like "500ms", "10m" or "24h", got "often"'],
   ])('refuses %j before starting', async (args, message) => {
     const result = await run(['serve', ...args]);
     expect(result.code).not.toBe(0);
@@ -258,7 +230,7 @@ describe('a2a-sim serve (the Dockerfile start command)', () => {
   it.each([
     [['-s', 'no/such/dir'], 'Failed to start: the scenario directory "no/such/dir" does not exist.'],
     [['-s', 'package.json'], '"package.json" is not a directory'],
-    [['--no-builtins'], '--no-builtins leaves nothing to serve'],
+    [['--no-builtin-scenarios'], '--no-builtin-scenarios leaves nothing to serve'],
     [['--speed', 'abc'], '--speed must be a number of 0 or more, got "abc"'],
     [['--seed'], 'Not enough arguments following: seed'],
     [['--card-format', 'v2'], 'Argument: card-format, Given: "v2"'],

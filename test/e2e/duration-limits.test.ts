@@ -155,6 +155,6 @@ describe('the CLI', () => {
     child.stderr.on('data', (chunk: Buffer) => (output += chunk));
     child.stdout.on('data', () => child.kill());
     expect(await new Promise<number | null>((resolve) => child.on('close', resolve))).toBe(2);
-    expect(output).toContain('--keep-alive must be a number from 0 to 2147483647, got "2147483648"');
+    expect(output).toContain('--keep-alive: 2147483648 is longer than the maximum, 2147483647ms');
   });
 });

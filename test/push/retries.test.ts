@@ -4,7 +4,7 @@
  * filter refuses private addresses, and delivery chaos is recorded and reproducible from the seed.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PUSH_DEFAULTS } from '../../src/push/dispatcher.js';
+import { DEFAULTS } from '../../src/config.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
 import {
   call,
@@ -70,7 +70,7 @@ describe('retries', () => {
     ]);
     // Exponential backoff with ±25% jitter: ~500 ms, then ~1000 ms, in virtual time.
     const at = first.map((d) => Date.parse(d.at));
-    const backoff = PUSH_DEFAULTS.backoffMs;
+    const backoff = DEFAULTS.push.backoff;
     expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(backoff * 0.75);
     expect(at[1]! - at[0]!).toBeLessThanOrEqual(backoff * 1.25);
     expect(at[2]! - at[1]!).toBeGreaterThanOrEqual(backoff * 2 * 0.75);
@@ -101,14 +101,14 @@ describe('retries', () => {
     const records = t.sim.deliveries.list({ taskId: task.id }).filter((d) => d.url === silent.url);
     const first = records.filter((d) => d.seq === 1).map((d) => [d.attempt, d.outcome]);
     expect(first).toEqual([
-      ...Array.from({ length: PUSH_DEFAULTS.maxAttempts }, (_, i) => [i + 1, 'timeout']),
-      [PUSH_DEFAULTS.maxAttempts, 'gave-up'],
+      ...Array.from({ length: DEFAULTS.push.maxAttempts }, (_, i) => [i + 1, 'timeout']),
+      [DEFAULTS.push.maxAttempts, 'gave-up'],
     ]);
     // Each attempt waited the whole timeout, on the virtual clock.
     const attempts = records
       .filter((d) => d.seq === 1 && d.outcome === 'timeout')
       .map((d) => Date.parse(d.at));
-    expect(attempts[1]! - attempts[0]!).toBeGreaterThanOrEqual(PUSH_DEFAULTS.timeoutMs);
+    expect(attempts[1]! - attempts[0]!).toBeGreaterThanOrEqual(DEFAULTS.push.timeout);
     expect(silent.seqs()).toEqual([1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4]);
 
     // The task ran on its own time; the healthy receiver got every event after its config, at once.

@@ -20,7 +20,7 @@ export const listCommand: CommandModule<object, ListArgs> = {
       describe: 'Print JSON: { scenarios, agents }',
     }) as never,
   handler: async (argv) => {
-    const dirs = [...argv.scenarios, ...(argv.builtins ? [BUILTIN_SCENARIO_DIR] : [])];
+    const dirs = [...argv.scenarioDirs, ...(argv.builtinScenarios ? [BUILTIN_SCENARIO_DIR] : [])];
     const loaded = await loadScenarioDirs(dirs, { checkChaos: chaosTextProblem });
     const defined = await loadAgentDirs(
       dirs,

@@ -3,7 +3,6 @@
  * VirtualClock with the built-in scenarios. Time only moves when a test advances the clock.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULTS } from '../../../src/config.js';
 import { A2AError } from '../../../src/domain/errors.js';
 import type {
   LoggedEvent,
@@ -17,7 +16,9 @@ import { VirtualClock } from '../../../src/lib/clock.js';
 import { loadFaker } from '../../../src/lib/fake-data.js';
 import type { CallContext } from '../../../src/runtime/api.js';
 import { scopeOf } from '../../../src/domain/scope.js';
-import { SimService } from '../../../src/runtime/service.js';
+import { tenantCalls } from '../../../src/bindings/shared/context.js';
+import { createShared, serveAgent } from '../../../src/compose/agents.js';
+import { resolveSettings } from '../../../src/compose/settings.js';
 import {
   BUILTIN_SCENARIO_DIR,
   formatIssue,
@@ -25,7 +26,7 @@ import {
   parseScenario,
 } from '../../../src/scenario/load.js';
 import { ScenarioRegistry } from '../../../src/scenario/registry.js';
-import { TaskStore, type RetentionOptions } from '../../../src/store/task-store.js';
+import type { RetentionSettings } from '../../../src/config.js';
 
 let registry: ScenarioRegistry;
 
@@ -44,21 +45,27 @@ interface SetupOptions {
   registry?: ScenarioRegistry;
   seed?: string;
   speed?: number;
-  retention?: Partial<RetentionOptions>;
+  retention?: Partial<RetentionSettings>;
 }
 
-/** A service wired like createSimulator wires it, minus HTTP. */
+/** The root agent's service, composed as createSimulator composes it, minus HTTP and push. */
 function setup(options: SetupOptions = {}) {
   const clock = new VirtualClock();
-  const store = new TaskStore({ ...DEFAULTS.retention, ...options.retention });
-  const service = new SimService({
-    registry: options.registry ?? registry,
-    store,
+  const settings = resolveSettings({
     clock,
-    seed: options.seed ?? DEFAULTS.seed,
-    speed: options.speed ?? DEFAULTS.speed,
-    inputModes: DEFAULTS.agent.inputModes,
-    closeStreamOnAuthRequired: DEFAULTS.closeStreamOnAuthRequired,
+    logLevel: 'silent',
+    push: { enabled: false },
+    ...(options.seed !== undefined && { seed: options.seed }),
+    ...(options.speed !== undefined && { speed: options.speed }),
+    ...(options.retention && { retention: options.retention }),
+  });
+  const shared = createShared(settings, new Map());
+  const { store } = shared;
+  const { service } = serveAgent(settings, shared, {
+    scenarios: (options.registry ?? registry).list(),
+    seed: settings.seed,
+    card: settings.card,
+    callContext: tenantCalls,
   });
   const start = clock.now();
   return {

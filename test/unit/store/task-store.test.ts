@@ -21,10 +21,10 @@ const OTHER = scopeOf({ tenant: 'tenant-b' });
 function store(retention: Partial<RetentionOptions> = {}): TaskStore {
   return new TaskStore({
     maxTasks: 1000,
-    terminalTtlMs: 3_600_000,
+    terminalTtl: 3_600_000,
     maxEventsPerTask: 1000,
-    eventTtlMs: 3_600_000,
-    maxBytes: 1024 ** 3,
+    eventTtl: 3_600_000,
+    maxStoreBytes: 1024 ** 3,
     ...retention,
   });
 }
@@ -294,8 +294,8 @@ describe('TaskStore: retention', () => {
     expect(ids(s.list(SCOPE, {}).records).sort()).toEqual(['b', 'c']);
   });
 
-  it('a terminal task expires terminalTtlMs after it ended, checked when a task is created', () => {
-    const s = store({ terminalTtlMs: 1000 });
+  it('a terminal task expires terminalTtl after it ended, checked when a task is created', () => {
+    const s = store({ terminalTtl: 1000 });
     const evicted: string[] = [];
     s.onEvict((r) => evicted.push(r.id));
     const done = add(s, 'done', { atMs: T0 });
@@ -383,7 +383,7 @@ describe('TaskStore: byte budget', () => {
   });
 
   it('makes room by evicting ended tasks, oldest first', () => {
-    const s = store({ maxBytes: 250_000 });
+    const s = store({ maxStoreBytes: 250_000 });
     const first = s.create(heavyTask('first', 100_000), SCOPE, 'weather', T0);
     setState(s, first, 'completed', T0);
     const second = s.create(heavyTask('second', 100_000), SCOPE, 'weather', T0);
@@ -395,7 +395,7 @@ describe('TaskStore: byte budget', () => {
   });
 
   it('refuses new work, never a task in progress, when only running tasks fill the budget', () => {
-    const s = store({ maxBytes: 250_000 });
+    const s = store({ maxStoreBytes: 250_000 });
     s.create(heavyTask('a', 100_000), SCOPE, 'weather', T0);
     s.create(heavyTask('b', 100_000), SCOPE, 'weather', T0);
     const error = expectA2AError(

@@ -1,0 +1,165 @@
+/**
+ * The agents the simulator serves, one record each: the root agent (every loaded scenario, at `/`)
+ * and each agent file's agent (at `/agents/{id}/` and through the gateway), each with its service,
+ * its card and the context its bindings are built from. What they share is made once, here.
+ */
+import type { AgentDefinition } from '../agents/load.js';
+import { AgentCards } from '../bindings/agent-card.js';
+import { agentCalls, tenantCalls, type BindingContext } from '../bindings/shared/context.js';
+import { pushBody } from '../bindings/shared/push-body.js';
+import { KeepAliveHub } from '../bindings/shared/sse.js';
+import { describeFault, FaultLog } from '../chaos/fault-log.js';
+import { ChaosService } from '../chaos/service.js';
+import { GlobalChaos } from '../chaos/setting.js';
+import { DeliveryLog, describeDelivery } from '../push/delivery-log.js';
+import { PushDispatcher } from '../push/dispatcher.js';
+import { SimService } from '../runtime/service.js';
+import type { Scenario, SkillInfo } from '../scenario/model.js';
+import { ScenarioRegistry } from '../scenario/registry.js';
+import { TaskStore } from '../store/task-store.js';
+import type { Catalog } from './catalog.js';
+import type { Settings } from './settings.js';
+
+/** What every agent plays on: one store, one fault and delivery record, one global chaos level. */
+export interface Shared {
+  store: TaskStore;
+  faults: FaultLog;
+  deliveries: DeliveryLog;
+  chaos: GlobalChaos;
+  keepAlive: KeepAliveHub;
+}
+
+export interface ServedAgent {
+  /** Undefined for the root agent. */
+  definition?: AgentDefinition;
+  /** Plays this agent's scenarios; shares the simulator's store and clock. */
+  service: SimService;
+  cards: AgentCards;
+  /** What its bindings are built from. */
+  context: BindingContext;
+}
+
+export interface DefinedAgent extends ServedAgent {
+  definition: AgentDefinition;
+  id: string;
+  /** The gateway's `agent_code`. */
+  code: string;
+  /** The gateway workspaces it is exposed in; `"*"` is any. */
+  workspaces: readonly string[];
+}
+
+export interface Agents {
+  root: ServedAgent;
+  defined: DefinedAgent[];
+}
+
+/** What every agent shares, with the chaos profiles it may name; the global level starts unset. */
+export function createShared(settings: Settings, chaosProfiles: Catalog['chaosProfiles']): Shared {
+  const { logger, clock } = settings;
+  const faults = new FaultLog();
+  faults.onRecord((fault) => logger.info(`chaos: ${describeFault(fault)}`));
+  const deliveries = new DeliveryLog();
+  deliveries.onRecord((delivery) => logger.info(`push: ${describeDelivery(delivery)}`));
+  return {
+    // Every agent plays on the same store; scopes keep their tasks apart.
+    store: new TaskStore(settings.retention),
+    faults,
+    deliveries,
+    chaos: new GlobalChaos(chaosProfiles),
+    keepAlive: new KeepAliveHub(clock, settings.keepAlive),
+  };
+}
+
+export function composeAgents(settings: Settings, catalog: Catalog, shared: Shared): Agents {
+  const root = serveAgent(settings, shared, {
+    scenarios: catalog.scenarios,
+    seed: settings.seed,
+    card: settings.card,
+    callContext: tenantCalls,
+  });
+  const defined = catalog.agents.map((definition): DefinedAgent => {
+    const { id, security, extensions } = definition;
+    const agent = serveAgent(settings, shared, {
+      scenarios: catalog.scenarios.filter((s) => definition.scenarioIds.includes(s.id)),
+      // A seed of its own: what the root or another agent was asked never shifts this agent's ids.
+      seed: `${settings.seed}/agents/${id}`,
+      card: {
+        ...settings.card,
+        name: definition.name,
+        description: definition.description,
+        version: definition.version ?? settings.card.version,
+        path: `/agents/${id}`,
+        ...(security && { security }),
+        ...(extensions && { extensions }),
+        inputModes: definition.defaultInputModes ?? settings.card.inputModes,
+        outputModes: definition.defaultOutputModes ?? settings.card.outputModes,
+      },
+      ...(definition.skills && { skills: definition.skills }),
+      callContext: agentCalls(id),
+      ...(security && {
+        access: { agentId: id, security, ...(settings.apiKeys && { apiKeys: settings.apiKeys }) },
+      }),
+      ...(extensions && { extensions }),
+    });
+    return { ...agent, definition, id, code: definition.code, workspaces: definition.workspaces };
+  });
+  catalog.onReload((scenarios) => {
+    root.service.useScenarios(new ScenarioRegistry(scenarios));
+    for (const { service, definition } of defined) {
+      const { everyScenario, scenarioIds } = definition;
+      service.useScenarios(
+        new ScenarioRegistry(scenarios.filter((s) => everyScenario || scenarioIds.includes(s.id))),
+      );
+    }
+  });
+  return { root, defined };
+}
+
+export interface AgentPlan extends Pick<BindingContext, 'callContext' | 'access' | 'extensions'> {
+  scenarios: readonly Scenario[];
+  seed: string;
+  card: ConstructorParameters<typeof AgentCards>[0];
+  /** The skills its card lists; by default, its scenarios'. */
+  skills?: readonly SkillInfo[];
+}
+
+/** One agent: its service over its scenarios, its card, and what its bindings are built from. */
+export function serveAgent(settings: Settings, shared: Shared, plan: AgentPlan): ServedAgent {
+  const { clock, push, logger } = settings;
+  const service = new SimService({
+    ...(push.enabled && {
+      push: new PushDispatcher({ ...push, clock, seed: plan.seed, log: shared.deliveries, encode: pushBody }),
+    }),
+    registry: new ScenarioRegistry(plan.scenarios),
+    store: shared.store,
+    clock,
+    seed: plan.seed,
+    speed: settings.speed,
+    inputModes: plan.card.inputModes,
+    closeStreamOnAuthRequired: settings.closeStreamOnAuthRequired,
+  });
+  const { skills } = plan;
+  const cards = new AgentCards(
+    plan.card,
+    skills ? () => skills : () => service.scenarios.list().flatMap((s) => (s.skill ? [s.skill] : [])),
+    clock,
+  );
+  const context: BindingContext = {
+    service: new ChaosService(service, {
+      clock,
+      seed: plan.seed,
+      profiles: shared.chaos.profiles,
+      faults: shared.faults,
+      global: shared.chaos,
+    }),
+    keepAlive: shared.keepAlive,
+    cards,
+    maxBodyBytes: settings.maxBodyBytes,
+    strictVersion: settings.strictVersion,
+    callContext: plan.callContext,
+    ...(plan.access && { access: plan.access }),
+    ...(plan.extensions && { extensions: plan.extensions }),
+    report: (error: unknown) => logger.error('unexpected error', error),
+  };
+  return { service, cards, context };
+}

@@ -1,0 +1,117 @@
+/**
+ * What the simulator serves, read from the scenario directories: scenarios, agent files and chaos
+ * profiles, with every problem found. The scenarios can be read again while it runs (a reload, or
+ * `--watch`); agents and profiles are read once.
+ */
+import { watch, type FSWatcher } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { loadAgentDirs, type AgentDefinition } from '../agents/load.js';
+import { loadChaosDirs } from '../chaos/catalog.js';
+import type { RawChaosProfile } from '../chaos/profile.js';
+import { chaosTextProblem, scenarioChaos } from '../chaos/scenario-chaos.js';
+import type { Timer } from '../lib/clock.js';
+import { formatIssue, loadScenarioDirs, type ScenarioIssue } from '../scenario/load.js';
+import type { Scenario } from '../scenario/model.js';
+import type { Settings } from './settings.js';
+
+export interface Catalog {
+  /** The scenarios served now. */
+  readonly scenarios: readonly Scenario[];
+  readonly agents: readonly AgentDefinition[];
+  readonly chaosProfiles: ReadonlyMap<string, RawChaosProfile>;
+  /** What was skipped at the last load or reload, and why. */
+  readonly issues: readonly ScenarioIssue[];
+  /**
+   * Reads the scenarios again; a file that broke keeps its previous version (in its place in the
+   * matching order, ahead of a built-in it overrides), so a typo mid-demo changes nothing.
+   */
+  reload(): Promise<{ issues: ScenarioIssue[] }>;
+  /** Calls `listener` with the scenarios after each reload. */
+  onReload(listener: (scenarios: readonly Scenario[]) => void): void;
+  /** With `--watch`: reloads once edits settle. Returns what stops watching. */
+  watch(): () => void;
+}
+
+/** How long edits must stop before `--watch` reloads: an editor saves in several writes. */
+const SETTLE_MS = 200;
+
+export async function loadCatalog(settings: Settings): Promise<Catalog> {
+  const { dirs, logger, clock } = settings;
+  await checkDirs(settings.userDirs);
+  const loaded = await loadScenarioDirs(dirs, { checkChaos: chaosTextProblem });
+  for (const issue of loaded.issues) logger.warn(`scenario skipped: ${formatIssue(issue)}`);
+  const definitions = await loadAgentDirs(
+    dirs,
+    loaded.scenarios.map((s) => s.id),
+  );
+  for (const issue of definitions.issues) logger.warn(`agent skipped: ${formatIssue(issue)}`);
+  const chaos = await loadChaosDirs(dirs);
+  for (const issue of chaos.issues) logger.warn(`chaos profile skipped: ${formatIssue(issue)}`);
+  for (const scenario of loaded.scenarios) {
+    const name = scenarioChaos(scenario)?.profile;
+    if (name !== undefined && !chaos.profiles.has(name)) {
+      logger.warn(
+        `scenario ${scenario.id}: no chaos profile "${name}"; known: ${[...chaos.profiles.keys()].join(', ')}`,
+      );
+    }
+  }
+
+  let scenarios: readonly Scenario[] = loaded.scenarios;
+  let issues: readonly ScenarioIssue[] = [...loaded.issues, ...definitions.issues, ...chaos.issues];
+  const listeners: ((scenarios: readonly Scenario[]) => void)[] = [];
+
+  const reload = async () => {
+    const previous = new Map(scenarios.map((s) => [s.file, s]));
+    const fresh = await loadScenarioDirs(dirs, {
+      previous: (file) => previous.get(file),
+      checkChaos: chaosTextProblem,
+    });
+    for (const issue of fresh.issues)
+      logger.warn(`scenario kept at its previous version: ${formatIssue(issue)}`);
+    scenarios = fresh.scenarios;
+    issues = fresh.issues;
+    for (const listener of listeners) listener(scenarios);
+    return { issues: fresh.issues };
+  };
+
+  return {
+    get scenarios() {
+      return scenarios;
+    },
+    agents: definitions.agents,
+    chaosProfiles: chaos.profiles,
+    get issues() {
+      return issues;
+    },
+    reload,
+    onReload: (listener) => listeners.push(listener),
+    watch() {
+      let settling: Timer | undefined;
+      const watchers: FSWatcher[] = dirs.map((dir) =>
+        watch(dir, () => {
+          settling?.cancel();
+          settling = clock.setTimer(SETTLE_MS, () => {
+            reload().catch((error: unknown) => logger.error('failed to reload the scenarios', error));
+          });
+        }).on('error', (error) => logger.warn(`--watch: stopped watching ${dir}: ${error.message}`)),
+      );
+      return () => {
+        for (const watcher of watchers) watcher.close();
+        settling?.cancel();
+      };
+    },
+  };
+}
+
+/** A directory the caller named must be there: a typo must not silently serve something else. */
+async function checkDirs(dirs: readonly string[]): Promise<void> {
+  for (const dir of dirs) {
+    const found = await stat(dir).catch(() => undefined);
+    if (!found) throw new Error(`Failed to start: the scenario directory "${dir}" does not exist.`);
+    if (!found.isDirectory()) {
+      throw new Error(
+        `Failed to start: "${dir}" is not a directory; -s takes a directory of scenario files.`,
+      );
+    }
+  }
+}

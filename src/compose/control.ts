@@ -1,0 +1,79 @@
+/**
+ * The control plane beside the agents: the event bus every record feeds, the request journal, and
+ * what the admin API and the live feed read and steer.
+ */
+import { agentSummary } from '../agents/load.js';
+import { SimEventBus, type SimEventBody } from '../admin/events.js';
+import { RequestJournal } from '../admin/journal.js';
+import type { ControlPlane } from '../admin/routes.js';
+import { VERSION } from '../config.js';
+import { placeOf } from '../domain/scope.js';
+import type { LoggedEvent } from '../domain/types.js';
+import { scenarioSummary } from '../scenario/describe.js';
+import { formatIssue } from '../scenario/load.js';
+import type { TaskRecord } from '../store/task-store.js';
+import type { Agents, Shared } from './agents.js';
+import type { Catalog } from './catalog.js';
+import type { Settings } from './settings.js';
+
+export function composeControl(
+  settings: Settings,
+  catalog: Catalog,
+  shared: Shared,
+  agents: Agents,
+): ControlPlane {
+  const { clock } = settings;
+  const { store, faults, deliveries } = shared;
+  const events = new SimEventBus(() => clock.now());
+  store.onEvent((record, event) => {
+    if (event.seq === 1) events.publish(taskCreatedBody, record, event);
+    events.publish(taskEventBody, record, event);
+  });
+  faults.onRecord((fault) => events.publish({ type: 'chaos:fault', fault }));
+  deliveries.onRecord((delivery) => events.publish({ type: 'push:attempt', delivery }));
+  return {
+    clock,
+    store,
+    events,
+    journal: new RequestJournal(settings.journalSize),
+    faults,
+    deliveries,
+    chaos: shared.chaos,
+    ...(settings.adminToken !== undefined && { adminToken: settings.adminToken }),
+    health: () => ({
+      version: VERSION,
+      // Clock time, virtual or real: what the dashboard measures task ages against.
+      now: new Date(clock.now()).toISOString(),
+      scenarios: catalog.scenarios.length,
+      agents: agents.defined.length,
+      tasks: store.size,
+    }),
+    catalog: () => ({
+      scenarios: catalog.scenarios.map(scenarioSummary),
+      agents: catalog.agents.map(agentSummary),
+      chaosProfiles: [...catalog.chaosProfiles.keys()],
+      issues: catalog.issues.map(formatIssue),
+    }),
+    reload: async () => ({ issues: (await catalog.reload()).issues.map(formatIssue) }),
+  };
+}
+
+function taskCreatedBody(record: TaskRecord, event: LoggedEvent): SimEventBody {
+  return {
+    type: 'task:created',
+    taskId: record.id,
+    contextId: event.contextId,
+    scenario: record.scenarioId,
+    ...placeOf(record.scope),
+  };
+}
+
+function taskEventBody(record: TaskRecord, event: LoggedEvent): SimEventBody {
+  return {
+    type: 'task:event',
+    taskId: record.id,
+    contextId: event.contextId,
+    event,
+    ...placeOf(record.scope),
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * The options of createSimulator with every default applied and every duration in milliseconds:
+ * the one place where defaults meet options (config.ts writes them, this reads them), and where
+ * the old option names still arrive.
+ */
+import type { AgentCardOptions } from '../bindings/agent-card.js';
+import { DEFAULTS, type Duration, type SimulatorOptions } from '../config.js';
+import { RealClock, type Clock } from '../lib/clock.js';
+import { readDuration } from '../lib/duration.js';
+import { createLogger, type Logger } from '../lib/log.js';
+import { BUILTIN_SCENARIO_DIR } from '../scenario/load.js';
+import type { RetentionOptions } from '../store/task-store.js';
+
+export interface Settings {
+  port: number;
+  host: string;
+  /** The user's directories, then the built-in one when it is wanted: the loading order. */
+  dirs: string[];
+  /** The user's directories alone: each must exist. */
+  userDirs: string[];
+  seed: string;
+  speed: number;
+  clock: Clock;
+  logger: Logger;
+  strictVersion: boolean;
+  closeStreamOnAuthRequired: boolean;
+  /** ms */
+  keepAlive: number;
+  maxBodyBytes: number;
+  retention: RetentionOptions;
+  push: {
+    enabled: boolean;
+    blockPrivate: boolean;
+    /** ms */
+    timeout: number;
+    maxAttempts: number;
+    /** ms */
+    backoff: number;
+    maxQueue: number;
+  };
+  /** The root agent's card. */
+  card: Omit<AgentCardOptions, 'path' | 'security' | 'extensions'>;
+  apiKeys?: Record<string, string[]>;
+  adminToken?: string;
+  journalSize: number;
+  watch: boolean;
+  chaos?: string;
+  /** `/newmoi`, or `""`. */
+  gatewayPrefix: string;
+}
+
+export function resolveSettings(options: SimulatorOptions): Settings {
+  const userDirs = options.scenarioDirs ?? [];
+  const builtins = options.builtinScenarios ?? DEFAULTS.builtinScenarios;
+  const retention = options.retention ?? {};
+  const push = options.push ?? {};
+  const enabled = push.enabled ?? DEFAULTS.push.enabled;
+  return {
+    port: options.port ?? DEFAULTS.port,
+    host: options.host ?? DEFAULTS.host,
+    dirs: [...userDirs, ...(builtins ? [BUILTIN_SCENARIO_DIR] : [])],
+    userDirs,
+    seed: options.seed ?? DEFAULTS.seed,
+    speed: options.speed ?? DEFAULTS.speed,
+    clock: options.clock ?? new RealClock(),
+    logger: options.logger ?? createLogger(options.logLevel ?? DEFAULTS.logLevel),
+    strictVersion: options.strictVersion ?? DEFAULTS.strictVersion,
+    closeStreamOnAuthRequired: options.closeStreamOnAuthRequired ?? DEFAULTS.closeStreamOnAuthRequired,
+    keepAlive: ms('keepAlive', options.keepAlive ?? options.keepAliveMs ?? DEFAULTS.keepAlive),
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+    retention: {
+      maxTasks: retention.maxTasks ?? DEFAULTS.retention.maxTasks,
+      terminalTtl: ms(
+        'retention.terminalTtl',
+        retention.terminalTtl ?? retention.terminalTtlMs ?? DEFAULTS.retention.terminalTtl,
+      ),
+      maxEventsPerTask: retention.maxEventsPerTask ?? DEFAULTS.retention.maxEventsPerTask,
+      eventTtl: ms(
+        'retention.eventTtl',
+        retention.eventTtl ?? retention.eventTtlMs ?? DEFAULTS.retention.eventTtl,
+      ),
+      maxStoreBytes: retention.maxStoreBytes ?? DEFAULTS.retention.maxStoreBytes,
+    },
+    push: {
+      enabled,
+      blockPrivate: push.blockPrivate ?? DEFAULTS.push.blockPrivate,
+      timeout: ms('push.timeout', push.timeout ?? push.timeoutMs ?? DEFAULTS.push.timeout),
+      maxAttempts: push.maxAttempts ?? DEFAULTS.push.maxAttempts,
+      backoff: ms('push.backoff', push.backoff ?? push.backoffMs ?? DEFAULTS.push.backoff),
+      maxQueue: push.maxQueue ?? DEFAULTS.push.maxQueue,
+    },
+    card: {
+      pushNotifications: enabled,
+      ...DEFAULTS.agent,
+      ...options.agent,
+      ...(options.publicUrl && { publicUrl: options.publicUrl }),
+      format: options.cardFormat ?? DEFAULTS.cardFormat,
+    },
+    ...(options.apiKeys && { apiKeys: options.apiKeys }),
+    ...(options.adminToken !== undefined && { adminToken: options.adminToken }),
+    journalSize: options.journalSize ?? DEFAULTS.journalSize,
+    watch: options.watch ?? false,
+    ...(options.chaos !== undefined && { chaos: options.chaos }),
+    gatewayPrefix: normalizePrefix(options.gatewayPrefix ?? DEFAULTS.gatewayPrefix),
+  };
+}
+
+/** A duration option in milliseconds; a mistake stops the simulator from starting. */
+function ms(option: string, value: Duration): number {
+  const reading = readDuration(value);
+  if ('error' in reading) throw new Error(`Failed to start: ${option} ${reading.error}.`);
+  return reading.ms;
+}
+
+/** `newmoi/` → `/newmoi`; `/` and `""` → `""`. */
+function normalizePrefix(prefix: string): string {
+  const trimmed = prefix.trim().replace(/^\/+|\/+$/g, '');
+  return trimmed ? `/${trimmed}` : '';
+}
