@@ -248,3 +248,130 @@ describe('layering', () => {
     expect(violations(FILES, (t) => t.kind === 'src' && t.rel.startsWith('..'))).toEqual([]);
   });
 });
+
+/**
+ * STYLE.md's layer order, top to bottom; areas on one line are peers and import nothing of each
+ * other. An area is a folder of src/ or a file at its root. An import may only go down.
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  ['cli'],
+  ['index.ts'],
+  ['compose'],
+  ['server.ts', 'config.ts'],
+  ['admin'],
+  ['bindings'],
+  ['chaos', 'push'],
+  ['runtime'],
+  ['engine', 'store', 'agents'],
+  ['scenario'],
+  ['domain'],
+  ['lib'],
+];
+
+function areaOf(rel: string): string {
+  return rel.includes('/') ? rel.slice(0, rel.indexOf('/')) : rel;
+}
+
+/** Every import between files of src/, as `from -> to` (relative paths, `.js` read as `.ts`). */
+function fileEdges(): [string, string][] {
+  return FILES.flatMap((f) =>
+    importsOf(f.code).flatMap(({ specifier }): [string, string][] => {
+      const t = target(f, specifier);
+      return t.kind === 'src' ? [[f.rel, t.rel.replace(/\.js$/, '.ts')]] : [];
+    }),
+  );
+}
+
+/** The strongly connected parts of a graph with more than one node, or with an edge to itself. */
+function cycles(edges: readonly [string, string][]): string[][] {
+  const next = new Map<string, string[]>();
+  for (const [a, b] of edges) next.set(a, [...(next.get(a) ?? []), b]);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (node: string) => {
+    index.set(node, index.size);
+    low.set(node, index.get(node)!);
+    stack.push(node);
+    onStack.add(node);
+    for (const to of next.get(node) ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(node, Math.min(low.get(node)!, low.get(to)!));
+      } else if (onStack.has(to)) {
+        low.set(node, Math.min(low.get(node)!, index.get(to)!));
+      }
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const part: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      part.push(member);
+    } while (member !== node);
+    if (part.length > 1 || (next.get(node) ?? []).includes(node)) found.push(part.sort());
+  };
+  for (const node of [...next.keys()].sort()) if (!index.has(node)) visit(node);
+  return found;
+}
+
+describe('the shape of src/ (STYLE.md)', () => {
+  it('finds cycles when there are some (so the checks below can fire)', () => {
+    expect(
+      cycles([
+        ['a', 'b'],
+        ['b', 'c'],
+        ['c', 'a'],
+        ['c', 'd'],
+      ]),
+    ).toEqual([['a', 'b', 'c']]);
+  });
+
+  it('has no import cycle between files', () => {
+    expect(cycles(fileEdges())).toEqual([]);
+  });
+
+  it('has no import cycle between areas', () => {
+    const edges = fileEdges()
+      .map(([a, b]): [string, string] => [areaOf(a), areaOf(b)])
+      .filter(([a, b]) => a !== b);
+    expect(cycles(edges)).toEqual([]);
+  });
+
+  it('places every area in the layer order', () => {
+    const placed = new Set(LAYERS.flat());
+    expect([...new Set(FILES.map((f) => areaOf(f.rel)))].filter((a) => !placed.has(a))).toEqual([]);
+  });
+
+  it('imports only downward in the layer order, never between peers', () => {
+    const level = new Map(LAYERS.flatMap((areas, i) => areas.map((a): [string, number] => [a, i])));
+    const upward = fileEdges().filter(([a, b]) => {
+      const [from, to] = [areaOf(a), areaOf(b)];
+      return from !== to && !(level.get(from)! < level.get(to)!);
+    });
+    expect(upward.map(([a, b]) => `src/${a} imports src/${b}`)).toEqual([]);
+  });
+
+  it('keeps every source file under 400 lines (generated lists aside)', () => {
+    const GENERATED = new Set(['lib/faker-methods.ts']);
+    const long = listSource(SRC)
+      .map((abs) => ({
+        rel: path.relative(SRC, abs),
+        lines: readFileSync(abs, 'utf8').split('\n').length - 1,
+      }))
+      .filter((f) => f.lines > 400 && !GENERATED.has(f.rel));
+    expect(long).toEqual([]);
+  });
+});
+
+/** The .ts and .js files of a tree: the dashboard's native modules count too. */
+function listSource(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const abs = path.join(dir, entry.name);
+    if (entry.isDirectory()) return listSource(abs);
+    return /\.(ts|js)$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [abs] : [];
+  });
+}
