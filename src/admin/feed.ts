@@ -10,7 +10,7 @@ import type { WebSocket, WebSocketServer } from 'ws';
 import { toRestStatus } from '../bindings/rest-v1/errors.js';
 import { answerOnSocket } from '../bindings/rest-v1/socket-answer.js';
 import { requestTarget } from '../bindings/shared/http.js';
-import { toWireStreamResponse } from '../bindings/shared/proto-json.js';
+import { toWireStreamResponse } from '../bindings/v1/codec.js';
 import { placeOf } from '../domain/scope.js';
 import { A2AError, invalidParams } from '../domain/errors.js';
 import type { Logger } from '../lib/log.js';

@@ -6,7 +6,7 @@
 import type { AgentDefinition } from '../agents/load.js';
 import { AgentCards } from '../bindings/agent-card.js';
 import { agentCalls, tenantCalls, type BindingContext } from '../bindings/shared/context.js';
-import { pushBody } from '../bindings/shared/push-body.js';
+import { pushBody } from '../bindings/push-body.js';
 import { KeepAliveHub } from '../bindings/shared/sse.js';
 import { describeFault, FaultLog } from '../chaos/fault-log.js';
 import { ChaosService } from '../chaos/service.js';

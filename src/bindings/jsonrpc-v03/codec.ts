@@ -108,7 +108,7 @@ function toWirePart(part: Part): WireObject {
 }
 
 /** One stream item as the bare `kind` object a v0.3 SSE frame carries as its `result`. */
-export function toWireStreamResult(item: DataItem): WireObject {
+export function toWireStreamResponse(item: DataItem): WireObject {
   if (item.kind === 'message') return toWireMessage(item.message);
   if (item.kind === 'snapshot') return toWireTask(item.task);
   const { taskId, contextId, event } = item.event;
@@ -185,7 +185,7 @@ const V03_GRAMMAR: SendRequestGrammar = {
 };
 
 /** `tasks/pushNotificationConfig/set` params: `{taskId, pushNotificationConfig}`. */
-export function fromWireSetPushConfigRequest(value: unknown): { taskId: string; config: PushConfigInput } {
+export function fromWirePushConfig(value: unknown): { taskId: string; config: PushConfigInput } {
   const reader = new WireReader();
   const params = reader.object(value, 'params');
   reader.check();
@@ -291,7 +291,7 @@ function readDataPart(
  * `tasks/resubscribe` params: the task by `id` (v0.3) or `taskId` (the gateway's name), and an
  * optional `afterSeq`, the last event seq the client has, to resume after it.
  */
-export function fromWireResubscribeRequest(value: unknown): { id: string; afterSeq?: number } {
+export function fromWireSubscribeRequest(value: unknown): { id: string; afterSeq?: number } {
   const reader = new WireReader();
   const params = reader.object(value, 'params');
   reader.check();

@@ -15,15 +15,15 @@ import type { BindingContext } from '../shared/context.js';
 import { lastEventId } from '../shared/http.js';
 import type { JsonRpcDialect, MethodHandler } from '../shared/jsonrpc-endpoint.js';
 import { rpcResult } from '../shared/jsonrpc.js';
-import { fromWireTaskIdRequest } from '../shared/proto-json.js';
+import { fromWireTaskIdRequest } from '../v1/codec.js';
 import {
   fromWirePushConfigIdRequest,
-  fromWireResubscribeRequest,
+  fromWireSubscribeRequest,
   fromWireSendRequest,
-  fromWireSetPushConfigRequest,
+  fromWirePushConfig,
   toWireMessage,
   toWirePushConfig,
-  toWireStreamResult,
+  toWireStreamResponse,
   toWireTask,
 } from './codec.js';
 import { toRpcError } from './errors.js';
@@ -36,7 +36,7 @@ export const JSONRPC_V03: JsonRpcDialect = {
   methodPattern: /^[a-z]+(\/[A-Za-z]+)+$/,
   alwaysStreams: new Set(['tasks/resubscribe']),
   streamEncoding: (id) => ({
-    frame: (item) => rpcResult(id, toWireStreamResult(item)),
+    frame: (item) => rpcResult(id, toWireStreamResponse(item)),
     errorFrame: (error) => ({ data: toRpcError(id, error) }),
   }),
   methods: new Map<string, MethodHandler>([
@@ -77,7 +77,7 @@ export const JSONRPC_V03: JsonRpcDialect = {
       'tasks/resubscribe',
       async (params, { service }, call, req) => {
         // A cursor in the params wins; else a reconnecting client's Last-Event-ID is one.
-        const { id, afterSeq = lastEventId(req) } = fromWireResubscribeRequest(params);
+        const { id, afterSeq = lastEventId(req) } = fromWireSubscribeRequest(params);
         return {
           kind: 'stream',
           stream: await service.subscribe(
@@ -91,7 +91,7 @@ export const JSONRPC_V03: JsonRpcDialect = {
     [
       'tasks/pushNotificationConfig/set',
       async (params, { service }, call) => {
-        const { taskId, config } = fromWireSetPushConfigRequest(params);
+        const { taskId, config } = fromWirePushConfig(params);
         return {
           kind: 'result',
           result: toWirePushConfig(await service.createPushConfig(taskId, config, call({ taskId }))),

@@ -19,7 +19,7 @@ import {
   toWirePushConfigPage,
   toWireStreamResponse,
   toWireTask,
-} from '../shared/proto-json.js';
+} from '../v1/codec.js';
 import { field } from '../shared/wire-reader.js';
 import { toRpcError } from './errors.js';
 

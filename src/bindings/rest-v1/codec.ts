@@ -4,7 +4,7 @@
  */
 import { A2AError, invalidParams } from '../../domain/errors.js';
 import type { ListTasksQuery } from '../../domain/types.js';
-import { fromWireListPushConfigsRequest, fromWireListTasksRequest } from '../shared/proto-json.js';
+import { fromWireListPushConfigsRequest, fromWireListTasksRequest } from '../v1/codec.js';
 
 export type RestOperation =
   | { op: 'send' }

@@ -27,7 +27,7 @@ import {
   toWirePushConfigPage,
   toWireStreamResponse,
   toWireTask,
-} from '../shared/proto-json.js';
+} from '../v1/codec.js';
 import { pipeToSse, type StreamEncoding } from '../shared/stream.js';
 import { traceOf, type RequestTrace } from '../shared/trace.js';
 import {

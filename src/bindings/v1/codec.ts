@@ -19,8 +19,8 @@ import type {
 } from '../../domain/types.js';
 import type { PushConfigPage, PushConfigPageQuery } from '../../runtime/api.js';
 import type { DataItem } from '../../chaos/wire.js';
-import { readPushConfig, readSendRequest, type SendRequestGrammar } from './send-request.js';
-import { BASE64, join, WireReader } from './wire-reader.js';
+import { readPushConfig, readSendRequest, type SendRequestGrammar } from '../shared/send-request.js';
+import { BASE64, join, WireReader } from '../shared/wire-reader.js';
 
 export const TASK_STATE_TO_WIRE = Object.freeze({
   unknown: 'TASK_STATE_UNSPECIFIED',
