@@ -25,7 +25,7 @@ import type { SimulatorOptions } from './config.js';
 import type { Clock } from './lib/clock.js';
 import type { Logger } from './lib/log.js';
 import type { DeliveryLog } from './push/delivery-log.js';
-import type { SimService } from './runtime/service.js';
+import type { TaskService } from './runtime/api.js';
 import type { ScenarioIssue } from './scenario/load.js';
 import { answerUnroutable, buildApp } from './server.js';
 import type { TaskStore } from './store/task-store.js';
@@ -38,9 +38,15 @@ export interface SimAgent {
   /** Its base URL, e.g. `http://127.0.0.1:41241/agents/explore`. */
   url: string;
   /** Plays only this agent's scenarios; shares the simulator's store and clock. */
-  service: SimService;
+  service: TaskService;
   definition: AgentDefinition;
 }
+
+/** The task store as the simulator's user sees it: to read and to watch, not to change. */
+export type TaskStoreView = Pick<
+  TaskStore,
+  'size' | 'bytes' | 'get' | 'find' | 'has' | 'all' | 'list' | 'onEvent' | 'onEvict'
+>;
 
 export interface Simulator {
   /** Base URL, e.g. `http://127.0.0.1:41241`. */
@@ -50,7 +56,7 @@ export interface Simulator {
   server: Server;
   clock: Clock;
   /** The default agent's service: every loaded scenario, served at the root. */
-  service: SimService;
+  service: TaskService;
   /** The workspace gateway's path, e.g. `/newmoi/agents/a2a`. */
   gatewayPath: string;
   /** The agents defined by `*.agent.yaml` files, each under `/agents/{id}/`. */
@@ -60,15 +66,16 @@ export interface Simulator {
    * @example sim.findAgent('explore')?.service
    */
   findAgent(idOrCode: string): SimAgent | undefined;
-  store: TaskStore;
+  /** Every task, in every scope, with its event log. */
+  store: TaskStoreView;
   /** Every fault chaos injected, newest last. */
-  faults: FaultLog;
+  faults: Pick<FaultLog, 'list' | 'onRecord'>;
   /** Every webhook delivery attempt, newest last. */
-  deliveries: DeliveryLog;
+  deliveries: Pick<DeliveryLog, 'list' | 'onRecord'>;
   /** Every request to an agent, newest last. */
-  journal: RequestJournal;
+  journal: Pick<RequestJournal, 'list'>;
   /** Everything that happens, as it happens (what the live feed streams). */
-  events: SimEventBus;
+  events: Pick<SimEventBus, 'history' | 'subscribe'>;
   /** Re-reads the scenario directories; a broken file keeps its previous version. */
   reload(): Promise<{ issues: ScenarioIssue[] }>;
   /** Problems found while loading scenarios, agents and chaos profiles; the broken files were skipped. */
@@ -164,3 +171,8 @@ export { DEFAULTS, VERSION, type Duration, type SimulatorOptions } from './confi
 export { formatIssue, loadScenarioFile, type ScenarioIssue } from './scenario/load.js';
 export type { AgentDefinition } from './agents/load.js';
 export type { Scenario } from './scenario/model.js';
+export type { TaskService, CallContext } from './runtime/api.js';
+export type { SimEvent } from './admin/events.js';
+export type { JournalEntry } from './admin/journal.js';
+export type { FaultRecord } from './chaos/fault-log.js';
+export type { DeliveryRecord } from './push/delivery-log.js';

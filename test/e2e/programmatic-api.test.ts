@@ -1,6 +1,12 @@
 /** The README's programmatic example, as written there: createSimulator on a virtual clock. */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
 import { createSimulator, VirtualClock } from '../../src/index.js';
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 it('plays a task on virtual time: submitted at once, completed after advancing the clock', async () => {
   const clock = new VirtualClock();
@@ -29,4 +35,29 @@ it('plays a task on virtual time: submitted at once, completed after advancing t
   } finally {
     await sim.close();
   }
+});
+
+it('is imported by its package name, which exposes the API and nothing behind it', async () => {
+  // Node itself, in a child process, imports the package by name through its `exports` map, as
+  // an installed copy is imported.
+  const script = `
+    const api = await import('a2a-sim');
+    const deep = await import('a2a-sim/dist/store/task-store.js').then(() => 'importable', (e) => e.code);
+    const schema = await import('a2a-sim/scenario.schema.json', { with: { type: 'json' } });
+    console.log(JSON.stringify({ names: Object.keys(api).sort(), deep, title: schema.default.title }));
+  `;
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT });
+  expect(JSON.parse(stdout)).toEqual({
+    names: [
+      'DEFAULTS',
+      'RealClock',
+      'VERSION',
+      'VirtualClock',
+      'createSimulator',
+      'formatIssue',
+      'loadScenarioFile',
+    ],
+    deep: 'ERR_PACKAGE_PATH_NOT_EXPORTED',
+    title: 'a2a-sim scenario',
+  });
 });
