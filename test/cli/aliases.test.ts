@@ -96,6 +96,32 @@ describe('serve', () => {
   });
 });
 
+describe('API keys from the environment', () => {
+  it.each(['A2A_SIM_API_KEYS', 'A2A_SIM_API_KEY'])('takes one key from %s', async (variable) => {
+    const server = serve(['serve', '--port', '0'], { [variable]: 'demo-key' });
+    try {
+      const url = await server.url;
+      const call = (headers: Record<string, string>) =>
+        fetch(`${url}/agents/a2a`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', ...headers },
+          body: JSON.stringify({
+            agent_code: 'explore',
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tasks/get',
+            params: { id: 'no-such-task' },
+          }),
+        });
+      expect((await call({})).status).toBe(401);
+      const keyed = await call({ 'X-API-Key': 'demo-key', 'X-Workspace-ID': 'ws-1' });
+      expect(((await keyed.json()) as { error: { code: number } }).error.code).toBe(-32001);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe('createSimulator', () => {
   it('reads keepAliveMs, retention.eventTtlMs and terminalTtlMs, push.timeoutMs and backoffMs as before', () => {
     const settings = resolveSettings({
