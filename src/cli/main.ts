@@ -5,6 +5,7 @@ import { hideBin } from 'yargs/helpers';
 import { VERSION } from '../config.js';
 import { skipHelpCache } from './help-cache.js';
 import { listCommand } from './commands/list.js';
+import { replayCommand } from './commands/replay.js';
 import { schemaCommand } from './commands/schema.js';
 import { serveCommand } from './commands/serve.js';
 import { validateCommand } from './commands/validate.js';
@@ -27,9 +28,11 @@ await cli
   .command(validateCommand)
   .command(listCommand)
   .command(schemaCommand)
+  .command(replayCommand)
   .example('$0 --port 8080 --seed demo', 'Serve the built-in scenarios on port 8080')
   .example('$0 serve -s ./my-scenarios --speed 0', 'Add your scenarios; play them without delays')
   .example('$0 validate scenarios/*.yaml', 'Check scenario files')
+  .example('$0 replay "Book me a flight" --then "From Oslo to Rome"', 'Print what a conversation would play')
   .strict()
   // A mistake in the command line or a setting ends the run with a message, not a stack trace.
   .fail((message, error) => {

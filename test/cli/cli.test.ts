@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { run, serve } from '../helpers/cli.js';
+import { startSim } from '../helpers/sim.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -256,5 +257,53 @@ describe('a2a-sim serve (the Dockerfile start command)', () => {
     const result = await run(['serve', '--port', '70000']);
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('--port must be a whole number from 0 to 65535, got "70000"');
+  });
+});
+
+describe('a2a-sim replay', () => {
+  it('prints the timeline serve would play with the same seed: the same task, states and texts', async () => {
+    const t = await startSim({ seed: 'replay-1' });
+    try {
+      const sent = await t.drive(
+        fetch(`${t.url}/message:send`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({
+            message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'Book me a flight' }] },
+          }),
+        }),
+      );
+      const { task } = (await sent.json()) as {
+        task: { id: string; status: { message: { parts: { text: string }[] } } };
+      };
+      const result = await run(['replay', 'Book me a flight', '--seed', 'replay-1', '--json']);
+      expect(result.stderr).toBe('');
+      const events = JSON.parse(result.stdout) as {
+        taskId: string;
+        event: { kind: string; status?: unknown };
+      }[];
+      expect(events[0]!.taskId).toBe(task.id);
+      expect(events.at(-1)!.event).toMatchObject({
+        kind: 'status',
+        status: {
+          state: 'input-required',
+          message: { parts: [{ text: task.status.message.parts[0]!.text }] },
+        },
+      });
+
+      const text = await run([
+        'replay',
+        'Book me a flight',
+        '--then',
+        'From Oslo to Rome',
+        '--seed',
+        'replay-1',
+      ]);
+      expect(text.stdout).toMatch(/#3 +input-required +"I need more details/);
+      expect(text.stdout).toMatch(/completed\s*\n$/);
+      expect(text.stdout).toContain('from Oslo to Rome');
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -1,0 +1,118 @@
+/**
+ * `a2a-sim replay TEXT [--then TEXT...] [--seed S]`: what the simulator would answer, printed as a
+ * timeline, without a server. The root agent plays the message on a virtual clock exactly as
+ * `serve` would with the same seed (the same ids, content and timings), then each follow-up.
+ */
+import type { Argv, CommandModule } from 'yargs';
+import { ROOT_SCOPE } from '../../domain/scope.js';
+import type { LoggedEvent, Message, Part, SendResult } from '../../domain/types.js';
+import { composeAgents, createShared } from '../../compose/agents.js';
+import { loadCatalog } from '../../compose/catalog.js';
+import { resolveSettings } from '../../compose/settings.js';
+import { DEFAULTS } from '../../config.js';
+import { VirtualClock } from '../../lib/clock.js';
+import { withScenarioOptions } from '../options.js';
+
+type ReplayArgs = (ReturnType<typeof withScenarioOptions> extends Argv<infer A> ? A : never) & {
+  text: string;
+  then: string[];
+  seed: string;
+  json: boolean;
+};
+
+export const replayCommand: CommandModule<object, ReplayArgs> = {
+  command: 'replay <text>',
+  describe: 'Print the timeline the simulator would play for a message (and follow-ups), without a server',
+  builder: (yargs) =>
+    withScenarioOptions(yargs)
+      .positional('text', { type: 'string', describe: 'The user message', demandOption: true })
+      .option('then', {
+        type: 'string',
+        array: true,
+        default: [] as string[],
+        requiresArg: true,
+        describe: 'A follow-up to the task when it waits for input (repeatable, in order)',
+      })
+      .option('seed', { type: 'string', requiresArg: true, default: DEFAULTS.seed, describe: 'Root seed' })
+      .option('json', {
+        type: 'boolean',
+        default: false,
+        describe: 'Print the logged events as JSON',
+      }) as never,
+  handler: async (argv) => {
+    const clock = new VirtualClock();
+    const settings = resolveSettings({
+      clock,
+      seed: argv.seed,
+      scenarioDirs: argv.scenarioDirs,
+      builtinScenarios: argv.builtinScenarios,
+      logLevel: 'silent',
+      push: { enabled: false },
+    });
+    const catalog = await loadCatalog(settings);
+    const shared = createShared(settings, catalog.chaosProfiles);
+    const { root } = composeAgents(settings, catalog, shared);
+    const start = clock.now();
+    const lines: string[] = [];
+    let taskId: string | undefined;
+    for (const [turn, text] of [argv.text, ...argv.then].entries()) {
+      const message: Message = {
+        messageId: `replay-${turn + 1}`,
+        role: 'user',
+        parts: [{ kind: 'text', text }],
+        ...(taskId !== undefined && { taskId }),
+      };
+      const result = await settle(clock, root.service.send({ message }, { scope: ROOT_SCOPE }));
+      if (result.kind === 'message') {
+        lines.push(`${at(clock.now() - start)}  reply          ${partsText(result.message.parts)}`);
+        break;
+      }
+      taskId = result.task.id;
+    }
+    const events = taskId === undefined ? [] : shared.store.get(taskId, ROOT_SCOPE)!.log.readAfter(0);
+    if (argv.json) process.stdout.write(`${JSON.stringify(events, null, 2)}\n`);
+    else process.stdout.write([...events.map((e) => describe(e, start)), ...lines, ''].join('\n'));
+  },
+};
+
+/** Runs the virtual clock until `work` settles: every timer fires in order, none waits. */
+async function settle(clock: VirtualClock, work: Promise<SendResult>): Promise<SendResult> {
+  let done = false;
+  void work.finally(() => (done = true));
+  while (!done) {
+    await new Promise((resolve) => setImmediate(resolve));
+    const next = clock.nextAt();
+    if (!done && next !== undefined) clock.advance(Math.max(0, next - clock.now()));
+  }
+  return work;
+}
+
+function describe(logged: LoggedEvent, start: number): string {
+  const { event } = logged;
+  const head = `${at(logged.atMs - start)}  #${logged.seq}`.padEnd(14);
+  switch (event.kind) {
+    case 'task':
+      return `${head}task           ${event.task.id} in context ${event.task.contextId}`;
+    case 'status': {
+      const said = event.status.message ? `  ${partsText(event.status.message.parts)}` : '';
+      return `${head}${event.status.state.padEnd(15)}${said}`;
+    }
+    case 'artifact': {
+      const { name, artifactId, parts } = event.artifact;
+      const flags = `${event.append ? ' append' : ''}${event.lastChunk ? ' last' : ''}`;
+      return `${head}artifact       ${name ?? artifactId}${flags}  ${partsText(parts)}`;
+    }
+  }
+}
+
+function partsText(parts: readonly Part[]): string {
+  return parts
+    .map((p) =>
+      p.kind === 'text' ? JSON.stringify(p.text) : p.kind === 'data' ? JSON.stringify(p.data) : `[${p.kind}]`,
+    )
+    .join(' ');
+}
+
+function at(ms: number): string {
+  return `+${(ms / 1000).toFixed(3)}s`;
+}
