@@ -6,7 +6,8 @@
  * them up.
  */
 import { createInterface } from 'node:readline';
-import type { SoakActionCount, SoakJob, SoakResult, SoakSample } from './soak-process.js';
+import type { SoakJob, SoakResult, SoakSample } from './soak-process.js';
+import type { SoakActionCount } from './soak-traffic.js';
 import { SERVER_CORE, spawnPinned, stopChild } from './lib/procs.js';
 import { round, slope } from './lib/stats.js';
 
