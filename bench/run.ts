@@ -18,7 +18,6 @@ import { cpus, loadavg, release, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { createInterface } from 'node:readline';
 import type { LoadJob, LoadResult } from './load.js';
 import type { SseJob, SseResult } from './sse-client.js';
 import type { StreamCostJob, StreamCostMark, StreamCostResult } from './stream-cost-client.js';
@@ -32,11 +31,13 @@ import {
   LOAD_CORE,
   pinSelf,
   preciseCpuMs,
+  resultOf,
   rssBytes,
   SERVER_KINDS,
   spawnPinned,
   startServer,
   stopChild,
+  tsxArgv,
   type ServerHandle,
   type ServerKind,
 } from './lib/procs.js';
@@ -152,13 +153,6 @@ if (workloads.length === 0) throw new Error(`--only ${wanted.join(',')} matches 
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const nodeArgv = (script: string, ...rest: string[]) => [
-  process.execPath,
-  '--import',
-  'tsx',
-  script,
-  ...rest,
-];
 /** One value per server kind, in SERVER_KINDS order. */
 function byKind<T>(make: (kind: ServerKind) => T): Record<ServerKind, T> {
   return { simulator: make('simulator'), sdk: make('sdk'), express: make('express') };
@@ -220,7 +214,7 @@ await (await fetch('data:text/plain,warm')).text();
 
 let loadWorker: LineWorker | undefined;
 function loadGenerator(): LineWorker {
-  loadWorker ??= new LineWorker(spawnPinned(nodeArgv('bench/load.ts'), LOAD_CORE, pin));
+  loadWorker ??= new LineWorker(spawnPinned(tsxArgv('bench/load.ts'), LOAD_CORE, pin));
   return loadWorker;
 }
 
@@ -434,35 +428,22 @@ async function sseRun(workload: SseWorkload, kind: ServerKind, roundIndex: numbe
       runId: `r${roundIndex}`,
       ticks,
     };
-    const client = spawnPinned(nodeArgv('bench/sse-client.ts', JSON.stringify(job)), LOAD_CORE, pin);
-    let stderr = '';
-    client
-      .stderr!.setEncoding('utf8')
-      .on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
+    const client = spawnPinned(tsxArgv('bench/sse-client.ts', [JSON.stringify(job)]), LOAD_CORE, pin);
     const samples: number[] = [];
     let sampler: NodeJS.Timeout | undefined;
     let cpuBefore: number | undefined;
     let overflowsAtSteady: number | undefined;
     let windowStarted = 0;
-    const result = await new Promise<SseResult>((resolve, reject) => {
-      createInterface({ input: client.stdout! }).on('line', (line) => {
-        const message = JSON.parse(line) as { phase: string; result?: SseResult };
-        if (message.phase === 'steady') {
-          inWindow = true;
-          overflowsAtSteady = listenOverflows();
-          cpuBefore = cpuMs(server.pid);
-          windowStarted = performance.now();
-          sampler = setInterval(() => {
-            const rss = rssBytes(server.pid);
-            if (rss !== undefined) samples.push(rss);
-          }, 100);
-        } else if (message.phase === 'done') {
-          resolve(message.result!);
-        }
-      });
-      client.once('exit', (code) =>
-        reject(new Error(`SSE client exited (${code}) without a result: ${stderr}`)),
-      );
+    const result = await resultOf<SseResult>(client, 'SSE client', ({ phase }) => {
+      if (phase !== 'steady') return;
+      inWindow = true;
+      overflowsAtSteady = listenOverflows();
+      cpuBefore = cpuMs(server.pid);
+      windowStarted = performance.now();
+      sampler = setInterval(() => {
+        const rss = rssBytes(server.pid);
+        if (rss !== undefined) samples.push(rss);
+      }, 100);
     });
     inWindow = false;
     clearInterval(sampler);
@@ -587,27 +568,15 @@ async function streamCostRun(
       timeoutMs: ((LEAD_EVENTS + 1000) * 10 * 6) / settings.costSpeed + 10_000,
       runId: `r${roundIndex}`,
     };
-    const client = spawnPinned(nodeArgv('bench/stream-cost-client.ts', JSON.stringify(job)), LOAD_CORE, pin);
-    let stderr = '';
-    client
-      .stderr!.setEncoding('utf8')
-      .on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
+    const client = spawnPinned(tsxArgv('bench/stream-cost-client.ts', [JSON.stringify(job)]), LOAD_CORE, pin);
     const marks: Partial<Record<StreamCostMark, { cpuMs: number | undefined; at: number }>> = {};
-    const result = await new Promise<StreamCostResult>((resolve, reject) => {
-      createInterface({ input: client.stdout! }).on('line', (line) => {
-        const message = JSON.parse(line) as {
-          phase: string;
-          mark?: StreamCostMark;
-          result?: StreamCostResult;
-        };
-        if (message.phase === 'mark')
-          marks[message.mark!] = { cpuMs: preciseCpuMs(server.pid), at: performance.now() };
-        else if (message.phase === 'done') resolve(message.result!);
-      });
-      client.once('exit', (code) =>
-        reject(new Error(`stream-cost client exited (${code}) without a result: ${stderr}`)),
-      );
-    });
+    const result = await resultOf<StreamCostResult, { phase: string; mark?: StreamCostMark }>(
+      client,
+      'stream-cost client',
+      ({ phase, mark }) => {
+        if (phase === 'mark') marks[mark!] = { cpuMs: preciseCpuMs(server.pid), at: performance.now() };
+      },
+    );
     await stopChild(client);
     await warm;
     const costWindow = (name: 'early' | 'late'): CostWindow => {

@@ -5,10 +5,9 @@
  * bench/soak-process.ts does the work; this side starts it, logs its samples as they come and sums
  * them up.
  */
-import { createInterface } from 'node:readline';
 import type { SoakJob, SoakResult, SoakSample } from './soak-process.js';
 import type { SoakActionCount } from './soak-traffic.js';
-import { SERVER_CORE, spawnPinned, stopChild } from './lib/procs.js';
+import { resultOf, SERVER_CORE, spawnPinned, stopChild, tsxArgv } from './lib/procs.js';
 import { round, slope } from './lib/stats.js';
 
 export interface SoakSettings extends SoakJob {
@@ -81,19 +80,17 @@ const fmt = (value: number, digits = 0) =>
 export async function soakRun(settings: SoakSettings, env: SoakEnv): Promise<SoakSummary> {
   const { warmupHours, ...job } = settings;
   const child = spawnPinned(
-    [process.execPath, '--expose-gc', '--import', 'tsx', 'bench/soak-process.ts', JSON.stringify(job)],
+    tsxArgv('bench/soak-process.ts', [JSON.stringify(job)], ['--expose-gc']),
     SERVER_CORE,
     env.pin,
   );
-  let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
   // One line per virtual hour; a quick run, which lasts one, every ten minutes.
   const linesPerHour = settings.virtualHours <= 1 ? 6 : 1;
   let lastLine = -1;
-  const result = await new Promise<SoakResult>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const message = JSON.parse(line) as { phase: string; sample?: SoakSample; result?: SoakResult };
-      const s = message.sample;
+  const result = await resultOf<SoakResult, { phase: string; sample?: SoakSample }>(
+    child,
+    'soak process',
+    ({ sample: s }) => {
       if (s && Math.floor(s.hour * linesPerHour + 1e-9) > lastLine) {
         lastLine = Math.floor(s.hour * linesPerHour + 1e-9);
         env.log(
@@ -102,12 +99,8 @@ export async function soakRun(settings: SoakSettings, env: SoakEnv): Promise<Soa
             `heap ${fmt(s.heapUsedMB, 1)} MB, ${fmt(s.wallSec, 1)} s`,
         );
       }
-      if (message.phase === 'done') resolve(message.result!);
-    });
-    child.once('exit', (code) =>
-      reject(new Error(`soak process exited (${code}) without a result: ${stderr}`)),
-    );
-  });
+    },
+  );
   await stopChild(child);
 
   const samples = result.samples;

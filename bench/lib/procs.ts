@@ -37,6 +37,11 @@ export function pinSelf(core: number): boolean {
   );
 }
 
+/** `node [nodeFlags] --import tsx script [args]`: how the bench runs its TypeScript children. */
+export function tsxArgv(script: string, args: string[] = [], nodeFlags: string[] = []): string[] {
+  return [process.execPath, ...nodeFlags, '--import', 'tsx', script, ...args];
+}
+
 /** Spawns `argv`, under `taskset -c core` when `pin`. taskset execs, so the child's pid is the program's. */
 export function spawnPinned(argv: string[], core: number, pin: boolean): ChildProcess {
   const [command, ...args] = pin ? ['taskset', '-c', String(core), ...argv] : argv;
@@ -152,25 +157,12 @@ export function serverArgv(kind: ServerKind, options: ServerOptions): string[] {
         ...(options.scenarioDir ? ['-s', options.scenarioDir] : []),
       ];
     case 'sdk':
-      return [
-        node,
-        ...gc,
-        '--import',
-        'tsx',
-        'bench/comparators/sdk-server.ts',
-        ...(options.speed !== undefined ? ['--speed', String(options.speed)] : []),
-        ...ticks,
-      ];
     case 'express':
-      return [
-        node,
-        ...gc,
-        '--import',
-        'tsx',
-        'bench/comparators/express-server.ts',
-        ...(options.speed !== undefined ? ['--speed', String(options.speed)] : []),
-        ...ticks,
-      ];
+      return tsxArgv(
+        `bench/comparators/${kind}-server.ts`,
+        [...(options.speed !== undefined ? ['--speed', String(options.speed)] : []), ...ticks],
+        gc,
+      );
   }
 }
 
@@ -178,10 +170,7 @@ export function serverArgv(kind: ServerKind, options: ServerOptions): string[] {
 export async function startServer(kind: ServerKind, options: ServerOptions): Promise<ServerHandle> {
   const spawnedAt = performance.now();
   const child = spawnPinned(serverArgv(kind, options), SERVER_CORE, options.pin);
-  let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr = (stderr + chunk).slice(-4000);
-  });
+  const stderr = stderrTail(child);
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     const timeout = setTimeout(() => fail(new Error(`${kind} printed no URL within 30 s`)), 30_000);
@@ -199,7 +188,7 @@ export async function startServer(kind: ServerKind, options: ServerOptions): Pro
       }
     };
     const onExit = (code: number | null) =>
-      fail(new Error(`${kind} exited (${code}) before listening: ${stderr}`));
+      fail(new Error(`${kind} exited (${code}) before listening: ${stderr()}`));
     function fail(error: Error) {
       clearTimeout(timeout);
       child.kill('SIGKILL');
@@ -219,6 +208,36 @@ export async function startServer(kind: ServerKind, options: ServerOptions): Pro
   };
 }
 
+/** The last few thousand characters `child` wrote to stderr, for the error when it fails. */
+export function stderrTail(child: ChildProcess): () => string {
+  let tail = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    tail = (tail + chunk).slice(-4000);
+  });
+  return () => tail;
+}
+
+/**
+ * What a child that reports in JSON lines (the stream clients, the soak process) ends with: its
+ * `{"phase":"done","result":…}` line. Every line, that one too, goes first to `onMessage`. Rejects
+ * when the child exits without it, `what` naming the child.
+ */
+export function resultOf<R, M extends { phase: string } = { phase: string }>(
+  child: ChildProcess,
+  what: string,
+  onMessage: (message: M) => void = () => {},
+): Promise<R> {
+  const stderr = stderrTail(child);
+  return new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const message = JSON.parse(line) as M & { result?: R };
+      onMessage(message);
+      if (message.phase === 'done') resolve(message.result!);
+    });
+    child.once('exit', (code) => reject(new Error(`${what} exited (${code}) without a result: ${stderr()}`)));
+  });
+}
+
 /** SIGTERM, then SIGKILL after 5 s; resolves once the child is gone. */
 export function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
@@ -235,16 +254,13 @@ export function stopChild(child: ChildProcess): Promise<void> {
 /** A child that answers one JSON line per JSON line it is sent (bench/load.ts). */
 export class LineWorker {
   private readonly pending: ((line: string) => void)[] = [];
-  private stderr = '';
 
   constructor(readonly child: ChildProcess) {
     createInterface({ input: child.stdout! }).on('line', (line) => this.pending.shift()?.(line));
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-      this.stderr = (this.stderr + chunk).slice(-4000);
-    });
+    const stderr = stderrTail(child);
     child.once('exit', (code) => {
       for (const waiter of this.pending.splice(0)) {
-        waiter(JSON.stringify({ ok: false, error: `load generator exited (${code}): ${this.stderr}` }));
+        waiter(JSON.stringify({ ok: false, error: `load generator exited (${code}): ${stderr()}` }));
       }
     });
   }
