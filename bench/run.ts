@@ -13,15 +13,16 @@
  * soak (bench/soak.ts) is the exception: one process holds the simulator and its traffic, on a
  * virtual clock. Prints a table, then the JSON (or writes it to --json FILE).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, release, totalmem } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import type { LoadJob, LoadResult } from './load.js';
 import type { SseJob, SseResult } from './sse-client.js';
 import type { StreamCostJob, StreamCostMark, StreamCostResult } from './stream-cost-client.js';
-import { soakRun, soakSettings, type SoakSummary } from './soak.js';
+import { soakRun, type SoakSummary } from './soak.js';
+import { fixed, grouped } from './lib/format.js';
+import { HELP, parseOptions } from './lib/options.js';
 import {
   canPin,
   cpuMs,
@@ -41,10 +42,20 @@ import {
   type ServerHandle,
   type ServerKind,
 } from './lib/procs.js';
+import { buildReport, readVersions, writeReport } from './lib/report.js';
+import { createTask, freshId, requestJson, warmStream } from './lib/requests.js';
 import { median, round } from './lib/stats.js';
+import { formatTable, type TableRow } from './lib/table.js';
+import {
+  atLeast,
+  atMost,
+  targetsSummary,
+  toTarget,
+  verdict as verdictOf,
+  type Target,
+} from './lib/targets.js';
 import {
   HTTP_WORKLOADS,
-  REST_SEND_BODY,
   SOAK,
   sseWorkloads,
   STARTUP,
@@ -60,93 +71,26 @@ import {
 // Paths below (dist/, bench/, node_modules/) are relative to the repository root.
 process.chdir(fileURLToPath(new URL('..', import.meta.url)));
 
-const { values: flags } = parseArgs({
-  options: {
-    quick: { type: 'boolean', default: false },
-    duration: { type: 'string' },
-    rounds: { type: 'string' },
-    only: { type: 'string', multiple: true },
-    'sse-5000': { type: 'boolean', default: false },
-    soak: { type: 'boolean', default: false },
-    'sse-scenarios': { type: 'string' },
-    'cost-streams': { type: 'string' },
-    'cpu-prof': { type: 'string' },
-    json: { type: 'string' },
-    help: { type: 'boolean', short: 'h', default: false },
-  },
-});
-
-if (flags.help) {
-  process.stdout.write(
-    [
-      'npm run bench -- [options]',
-      '  --quick           every workload briefly, one round (what the smoke test runs): checks the script',
-      '  --duration S      seconds per measured run (default 5)',
-      '  --rounds N        rounds per workload, servers interleaved (default 2; --quick 1)',
-      '  --only NAME,...   workloads by name or prefix: startup, rest-send-c1, rest-send, jsonrpc, rest-get, sse, sse-1000,',
-      '                    sse-append, sse-status, soak, ...',
-      '  --sse-5000        also 5000 concurrent streams',
-      '  --soak            a virtual day of mixed traffic, RSS sampled after gc() (~1 min; --quick: a virtual hour);',
-      '                    alone it runs only the soak, with --only it adds it to those workloads',
-      '  --sse-scenarios D a directory with another bench-ticks.yaml (same form, any number of ticks)',
-      '  --cost-streams N  concurrent streams of sse-append and sse-status (default 50, the sdk one per 50; --quick 4)',
-      '  --cpu-prof DIR    run every simulator under node --cpu-prof, profiles into DIR',
-      '  --json FILE       write the JSON there instead of printing it',
-      '',
-    ].join('\n'),
-  );
+const options = parseOptions(process.argv.slice(2));
+if (options === 'help') {
+  process.stdout.write(HELP);
   process.exit(0);
 }
-
-const quick = flags.quick;
-const durationSec = Number(flags.duration ?? (quick ? 0.5 : 5));
-const settings = {
-  quick,
-  durationSec,
-  warmupSec: quick ? 0 : 1,
-  rounds: Number(flags.rounds ?? (quick ? 1 : 2)),
-  startupRepeats: quick ? 1 : 5,
-  /** A fresh server for every HTTP run, except with --quick (one per kind for all of them). */
-  reuseServers: quick,
-  idleSettleMs: quick ? 300 : 1000,
-  /**
-   * SSE: after every stream has had its first event, wait `sseSettleMs`, then count the ticks
-   * scheduled in the next `sseWindowMs`, and wait `sseGraceMs` for late ones. The bench-ticks
-   * scenario lasts 15 s, so ramp + settle + window must stay under that: the window is capped at 8 s.
-   */
-  sseSettleMs: quick ? 300 : 1000,
-  sseWindowMs: Math.min(durationSec, 8) * 1000,
-  sseGraceMs: quick ? 300 : 1000,
-  sseRampTimeoutMs: 5_000,
-  sseScenarios: flags['sse-scenarios'] ?? 'bench/scenarios',
-  /**
-   * sse-append / sse-status: streams per run, and the servers' --speed (1: an event every 10 ms per
-   * stream). --quick plays them 8× faster: its windows of 200 events then last 250 ms, which still
-   * leaves room for the streams' starts to spread when the machine is busy with other tests.
-   */
-  costStreams: Number(flags['cost-streams'] ?? (quick ? 4 : 50)),
-  costSpeed: quick ? 8 : 1,
-  soak: soakSettings(quick),
-};
-if (!(durationSec > 0) || !(settings.rounds >= 1) || !(settings.costStreams >= 1))
-  throw new Error('--duration, --rounds and --cost-streams must be positive');
+const { settings } = options;
 
 const allWorkloads: Workload[] = [
   STARTUP,
   ...HTTP_WORKLOADS,
-  ...sseWorkloads(flags['sse-5000']),
+  ...sseWorkloads(options.sse5000),
   ...streamCostWorkloads(settings.costStreams),
   SOAK,
 ];
-const wanted = (flags.only ?? [])
-  .flatMap((o) => o.split(','))
-  .map((o) => o.trim())
-  .filter(Boolean);
+const wanted = options.only;
 // The soak is a mode of its own (a couple of minutes): only when asked for by --soak or --only.
 const selected = wanted.length
   ? allWorkloads.filter((w) => wanted.some((o) => w.name === o || w.name.startsWith(o)))
-  : allWorkloads.filter((w) => w.kind !== 'soak' && !flags.soak);
-const workloads = flags.soak && !selected.includes(SOAK) ? [...selected, SOAK] : selected;
+  : allWorkloads.filter((w) => w.kind !== 'soak' && !options.soak);
+const workloads = options.soak && !selected.includes(SOAK) ? [...selected, SOAK] : selected;
 if (workloads.length === 0) throw new Error(`--only ${wanted.join(',')} matches no workload`);
 
 // ---------------------------------------------------------------------------------------- helpers
@@ -157,18 +101,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function byKind<T>(make: (kind: ServerKind) => T): Record<ServerKind, T> {
   return { simulator: make('simulator'), sdk: make('sdk'), express: make('express') };
 }
-/** A number for the log, `—` when there is none. */
-const num = (value: number | null | undefined, digits = 0) =>
-  typeof value === 'number' && Number.isFinite(value) ? value.toFixed(digits) : '—';
-const freshId = () => Math.random().toString(36).slice(2, 12);
-
-async function requestJson(url: string, init: RequestInit): Promise<unknown> {
-  const response = await fetch(url, init);
-  const text = await response.text();
-  if (!response.ok)
-    throw new Error(`${init.method ?? 'GET'} ${url}: HTTP ${response.status} ${text.slice(0, 200)}`);
-  return JSON.parse(text);
-}
 
 function sendInit(workload: HttpWorkload): RequestInit {
   return {
@@ -178,31 +110,13 @@ function sendInit(workload: HttpWorkload): RequestInit {
   };
 }
 
-/** One REST message:send; resolves to the created task's id. */
-async function createTask(url: string): Promise<string> {
-  const answer = (await requestJson(`${url}/message:send`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0' },
-    body: REST_SEND_BODY.replaceAll('[<id>]', freshId()),
-  })) as { task?: { id?: string } };
-  if (typeof answer.task?.id !== 'string') throw new Error(`message:send at ${url} created no task`);
-  return answer.task.id;
-}
-
 // ---------------------------------------------------------------------------------------- setup
 
 /** Node flags for every simulator process (comparators ignore them). */
-const simulatorFlags = flags['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', flags['cpu-prof']] : [];
+const simulatorFlags = options.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfDir] : [];
 const pin = canPin();
 const pinnedSelf = pin && pinSelf(LOAD_CORE);
-const versionOf = (dir: string) =>
-  (JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')) as { version: string }).version;
-const versions = {
-  simulator: versionOf('.'),
-  sdk: versionOf('node_modules/@a2a-js/sdk'),
-  express: versionOf('node_modules/express'),
-  autocannon: versionOf('node_modules/autocannon'),
-};
+const versions = readVersions();
 
 process.once('SIGINT', () => {
   killAll();
@@ -326,46 +240,6 @@ interface SseRun extends SseResult {
     major: number;
     maxMajorMarkingMs: number | null;
   };
-}
-
-/**
- * One stream of a bench scenario read up to its `events`-th event, so the run does not count
- * first-use costs as per-stream or per-event ones. With `cancel`, its task is canceled after that,
- * so that it does not go on costing CPU inside the run's windows.
- */
-async function warmStream(url: string, scenario: string, events: number, cancel = false): Promise<void> {
-  const abort = new AbortController();
-  const response = await fetch(`${url}/message:stream`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0' },
-    body: JSON.stringify({
-      message: {
-        role: 'ROLE_USER',
-        parts: [{ text: `${scenario} warm-up ${freshId()}` }],
-        messageId: `${scenario}-warm-${freshId()}`,
-      },
-    }),
-    signal: abort.signal,
-  });
-  const reader = response.body!.getReader();
-  let seen = 0;
-  let text = '';
-  const decoder = new TextDecoder();
-  while (seen < events) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    const chunk = decoder.decode(value, { stream: true });
-    if (text.length < 200) text += chunk;
-    seen += chunk.split('\n\n').length - 1;
-  }
-  abort.abort();
-  const taskId = /"task":\{"id":"([^"]+)"/.exec(text)?.[1];
-  if (cancel && taskId) {
-    await requestJson(`${url}/tasks/${taskId}:cancel`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0' },
-    });
-  }
 }
 
 /** What `node --trace-gc` said about one collection. */
@@ -632,46 +506,7 @@ function costSummary(runs: CostRun[]) {
 
 // ---------------------------------------------------------------------------------------- targets
 
-interface Target {
-  workload: string;
-  name: string;
-  target: string;
-  value: number | null;
-  pass: boolean | null;
-}
-
 const targets: Target[] = [];
-/** A target met when `value` is at most `limit` (written `label`); a missing value is not met. */
-function addAtMost(
-  workload: string,
-  name: string,
-  value: number | null | undefined,
-  limit: number,
-  label = `${limit}`,
-) {
-  addTarget(workload, name, `≤ ${label}`, value ?? Number.NaN, (value ?? Infinity) <= limit);
-}
-
-/** A target met when `value` is at least `limit` (written `label`). */
-function addAtLeast(
-  workload: string,
-  name: string,
-  value: number | null | undefined,
-  limit: number,
-  label = `${limit}`,
-) {
-  addTarget(workload, name, `≥ ${label}`, value ?? Number.NaN, (value ?? 0) >= limit);
-}
-
-function addTarget(workload: string, name: string, target: string, value: number, pass: boolean): void {
-  targets.push({
-    workload,
-    name,
-    target,
-    value: round(value, 3),
-    pass: Number.isFinite(value) ? pass : null,
-  });
-}
 
 // ---------------------------------------------------------------------------------------- main
 
@@ -692,7 +527,7 @@ try {
           const run = await startupRun(kind);
           runs[kind].push(run);
           log(
-            `  startup ${kind}: ${num(run.startupMs)} ms, idle RSS ${num((run.idleRssBytes ?? Number.NaN) / 2 ** 20, 1)} MB`,
+            `  startup ${kind}: ${fixed(run.startupMs)} ms, idle RSS ${fixed((run.idleRssBytes ?? Number.NaN) / 2 ** 20, 1)} MB`,
           );
         }
       }
@@ -708,8 +543,8 @@ try {
       }));
       results[workload.name] = { kind: 'startup', description: workload.description, servers };
       const sim = servers.simulator;
-      addAtMost('startup', 'simulator startup to first answer (ms)', sim.startupMs, 400);
-      addAtMost('startup', 'simulator idle RSS (MB)', sim.idleRssMB, 80);
+      targets.push(atMost('startup', 'simulator startup to first answer (ms)', sim.startupMs, 400));
+      targets.push(atMost('startup', 'simulator idle RSS (MB)', sim.idleRssMB, 80));
     } else if (workload.kind === 'http') {
       const runs: Record<ServerKind, HttpRun[]> = { simulator: [], sdk: [], express: [] };
       for (let r = 0; r < settings.rounds; r++) {
@@ -717,9 +552,9 @@ try {
           const run = await httpRun(workload, kind);
           runs[kind].push(run);
           log(
-            `  ${workload.name} ${kind}: ${num(run.rps)} req/s, p50 ${num(run.latencyMs.p50, 2)} ms, ` +
-              `p99 ${num(run.latencyMs.p99, 2)} ms, server CPU ${num((run.serverCpu ?? Number.NaN) * 100)}%, ` +
-              `load CPU ${num(run.loadgenCpu * 100)}%${run.non2xx || run.errors ? `, ${run.non2xx} non-2xx, ${run.errors} errors` : ''}`,
+            `  ${workload.name} ${kind}: ${fixed(run.rps)} req/s, p50 ${fixed(run.latencyMs.p50, 2)} ms, ` +
+              `p99 ${fixed(run.latencyMs.p99, 2)} ms, server CPU ${fixed((run.serverCpu ?? Number.NaN) * 100)}%, ` +
+              `load CPU ${fixed(run.loadgenCpu * 100)}%${run.non2xx || run.errors ? `, ${run.non2xx} non-2xx, ${run.errors} errors` : ''}`,
           );
         }
       }
@@ -752,15 +587,17 @@ try {
         ratios,
       };
       if (workload.isSend) {
-        addAtLeast(workload.name, 'req/s simulator ÷ sdk', ratios.rpsSimOverSdk, 2, '2.0');
-        addTarget(
-          workload.name,
-          'p99 simulator ÷ sdk',
-          '< 1.0',
-          ratios.p99SimOverSdk ?? Number.NaN,
-          (ratios.p99SimOverSdk ?? Infinity) < 1,
+        targets.push(atLeast(workload.name, 'req/s simulator ÷ sdk', ratios.rpsSimOverSdk, 2, '2.0'));
+        targets.push(
+          toTarget(
+            workload.name,
+            'p99 simulator ÷ sdk',
+            '< 1.0',
+            ratios.p99SimOverSdk ?? Number.NaN,
+            (ratios.p99SimOverSdk ?? Infinity) < 1,
+          ),
         );
-        addAtLeast(workload.name, 'req/s simulator ÷ express', ratios.rpsSimOverExpress, 0.85);
+        targets.push(atLeast(workload.name, 'req/s simulator ÷ express', ratios.rpsSimOverExpress, 0.85));
       }
     } else if (workload.kind === 'stream-cost') {
       const runs: Record<CostKind, CostRun[]> = { simulator: [], sdk: [] };
@@ -769,10 +606,10 @@ try {
           const run = await streamCostRun(workload, kind, r);
           runs[kind].push(run);
           const w = (c: CostWindow) =>
-            `${num(c.cpuUsPerEvent, 1)} µs/event (${c.events} events, ${num(c.eventsPerSec)}/s, CPU ${num((c.serverCpu ?? Number.NaN) * 100)}%, lag p99 ${num(c.lagP99Ms, 1)} ms)`;
+            `${fixed(c.cpuUsPerEvent, 1)} µs/event (${c.events} events, ${fixed(c.eventsPerSec)}/s, CPU ${fixed((c.serverCpu ?? Number.NaN) * 100)}%, lag p99 ${fixed(c.lagP99Ms, 1)} ms)`;
           log(
-            `  ${workload.name} ${kind}: early ${w(run.early)}, late ${w(run.late)}: late ÷ early ${num(run.lateOverEarly, 2)}; ` +
-              `${run.completed}/${run.streams} completed, ${run.failed} failed, ${run.gaps} gaps, client CPU ${num(run.clientCpu * 100)}%`,
+            `  ${workload.name} ${kind}: early ${w(run.early)}, late ${w(run.late)}: late ÷ early ${fixed(run.lateOverEarly, 2)}; ` +
+              `${run.completed}/${run.streams} completed, ${run.failed} failed, ${run.gaps} gaps, client CPU ${fixed(run.clientCpu * 100)}%`,
           );
         }
       }
@@ -789,12 +626,14 @@ try {
         windows: { early: 'events 2–200 of every stream', late: 'events 801–1000' },
         servers,
       };
-      addAtMost(
-        workload.name,
-        'simulator CPU per event, events 801–1000 ÷ events 2–200',
-        servers.simulator?.lateOverEarly,
-        1.1,
-        '1.10',
+      targets.push(
+        atMost(
+          workload.name,
+          'simulator CPU per event, events 801–1000 ÷ events 2–200',
+          servers.simulator?.lateOverEarly,
+          1.1,
+          '1.10',
+        ),
       );
     } else if (workload.kind === 'soak') {
       results[workload.name] = {
@@ -809,11 +648,11 @@ try {
           const run = await sseRun(workload, kind, r);
           runs[kind].push(run);
           log(
-            `  ${workload.name} ${kind}: lag p50 ${num(run.lagMs.p50, 2)} ms, p99 ${num(run.lagMs.p99, 2)} ms ` +
-              `(wire p99 ${num(run.wireLagMs.p99, 2)}, timer p99 ${num(run.fidelityMs.p99, 2)}), first event p50 ${num(run.firstEventMs.p50, 1)} / p99 ${num(run.firstEventMs.p99, 1)} ms, ` +
-              `${num((run.rssPerStreamBytes ?? Number.NaN) / 1024, 1)} KB/stream, ${run.ticksReceived}/${run.ticksScheduled} ticks, ` +
-              `${run.opened}/${run.streams} opened, ${run.failed} failed, ramp ${num(run.rampMs)} ms (${run.listenOverflowsDuringRamp ?? '?'} listen overflows), ` +
-              `server CPU ${num((run.serverCpu ?? Number.NaN) * 100)}%, client CPU ${num(run.clientCpu * 100)}%, ` +
+            `  ${workload.name} ${kind}: lag p50 ${fixed(run.lagMs.p50, 2)} ms, p99 ${fixed(run.lagMs.p99, 2)} ms ` +
+              `(wire p99 ${fixed(run.wireLagMs.p99, 2)}, timer p99 ${fixed(run.fidelityMs.p99, 2)}), first event p50 ${fixed(run.firstEventMs.p50, 1)} / p99 ${fixed(run.firstEventMs.p99, 1)} ms, ` +
+              `${fixed((run.rssPerStreamBytes ?? Number.NaN) / 1024, 1)} KB/stream, ${run.ticksReceived}/${run.ticksScheduled} ticks, ` +
+              `${run.opened}/${run.streams} opened, ${run.failed} failed, ramp ${fixed(run.rampMs)} ms (${run.listenOverflowsDuringRamp ?? '?'} listen overflows), ` +
+              `server CPU ${fixed((run.serverCpu ?? Number.NaN) * 100)}%, client CPU ${fixed(run.clientCpu * 100)}%, ` +
               `server GC: ${run.serverGc.major} major (marking up to ${run.serverGc.maxMajorMarkingMs} ms), max pause ${run.serverGc.maxPauseMs} ms`,
           );
         }
@@ -844,36 +683,42 @@ try {
       };
       const sim = servers.simulator!;
       if (workload.hasTargets) {
-        addAtMost(workload.name, 'event lag p99 (ms)', sim.lagP99Ms, 10);
-        addAtMost(
-          workload.name,
-          'timing fidelity p99: status.timestamp − scheduled (ms)',
-          sim.fidelityP99Ms,
-          5,
+        targets.push(atMost(workload.name, 'event lag p99 (ms)', sim.lagP99Ms, 10));
+        targets.push(
+          atMost(
+            workload.name,
+            'timing fidelity p99: status.timestamp − scheduled (ms)',
+            sim.fidelityP99Ms,
+            5,
+          ),
         );
-        addAtMost(workload.name, 'server RSS per stream (KB)', sim.rssPerStreamKB, 60);
+        targets.push(atMost(workload.name, 'server RSS per stream (KB)', sim.rssPerStreamKB, 60));
       }
       if (workload.againstExpress) {
         const held = Math.min(...runs.simulator.map((r) => r.opened - r.failed));
-        addTarget(
-          workload.name,
-          'simulator streams held: fewest opened and not failed in a round (and no tick missing)',
-          `= ${workload.streams}`,
-          held,
-          held === workload.streams && sim.ticksReceived === sim.ticksScheduled,
+        targets.push(
+          toTarget(
+            workload.name,
+            'simulator streams held: fewest opened and not failed in a round (and no tick missing)',
+            `= ${workload.streams}`,
+            held,
+            held === workload.streams && sim.ticksReceived === sim.ticksScheduled,
+          ),
         );
         // A tick missing at the end of the grace period was later than that: a server that misses
         // more than 1 % of them has a p99 past the grace period, though not a figure.
         const express = lagP99('express');
         const expressLost = Number.isNaN(express) && (servers.express?.ticksScheduled ?? 0) > 0;
-        addTarget(
-          workload.name,
-          'event lag p99 (ms), simulator, no worse than express in the same run',
-          expressLost
-            ? `≤ express's, > ${settings.sseGraceMs} (it missed over 1 % of its ticks)`
-            : `≤ ${num(express, 2)} (express)`,
-          servers.express ? lagP99('simulator') : Number.NaN,
-          lagP99('simulator') <= (expressLost ? settings.sseGraceMs : express),
+        targets.push(
+          toTarget(
+            workload.name,
+            'event lag p99 (ms), simulator, no worse than express in the same run',
+            expressLost
+              ? `≤ express's, > ${settings.sseGraceMs} (it missed over 1 % of its ticks)`
+              : `≤ ${fixed(express, 2)} (express)`,
+            servers.express ? lagP99('simulator') : Number.NaN,
+            lagP99('simulator') <= (expressLost ? settings.sseGraceMs : express),
+          ),
         );
       }
     }
@@ -885,80 +730,45 @@ try {
 
 // ---------------------------------------------------------------------------------------- report
 
-const cpu = cpus();
-const report = {
-  tool: 'a2a-sim bench',
-  date: startedAt.toISOString(),
-  command:
-    process.env.npm_lifecycle_event === 'bench'
-      ? `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`
-      : `tsx bench/run.ts ${process.argv.slice(2).join(' ')}`.trim(),
-  machine: {
-    cpu: cpu[0]?.model ?? 'unknown',
-    cores: cpu.length,
-    memoryGB: round(totalmem() / 2 ** 30, 1),
-    kernel: release(),
-    node: process.version,
-    loadavgBefore: loadStart.map((l) => round(l, 2)),
-    loadavgAfter: loadavg().map((l) => round(l, 2)),
-  },
+const report = buildReport({
+  startedAt,
+  loadBefore: loadStart,
   versions,
-  settings: {
-    ...settings,
-    pinned: pin,
-    serverCore: pin ? 0 : null,
-    loadCore: pin ? LOAD_CORE : null,
-    loadGenerator: `autocannon ${versions.autocannon}, programmatic API, in a child process`,
-  },
+  settings,
+  pin,
   workloads: results,
   targets,
-};
+});
 
-function fmt(value: unknown, digits = 0): string {
-  return typeof value === 'number' && Number.isFinite(value)
-    ? value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
-    : '—';
-}
-
-function table(): string {
-  const rows: string[][] = [
-    ['workload', 'target', 'simulator', 'sdk', 'express', 'sim/sdk', 'sim/express', 'met'],
-  ];
-  const verdict = (workload: string) => {
-    const mine = targets.filter((t) => t.workload === workload);
-    if (mine.length === 0) return '';
-    return mine.every((t) => t.pass) ? 'yes' : `NO (${mine.filter((t) => !t.pass).length}/${mine.length})`;
-  };
+function tableRows(): TableRow[] {
+  const rows: TableRow[] = [];
+  const verdict = (workload: string) => verdictOf(targets.filter((t) => t.workload === workload));
   for (const workload of workloads) {
     const r = results[workload.name] as Record<string, unknown> | undefined;
     if (!r) continue;
     if (workload.kind === 'startup') {
       const s = r.servers as Record<ServerKind, { startupMs: number; idleRssMB: number }>;
-      const cell = (k: ServerKind) => `${fmt(s[k].startupMs)} ms, ${fmt(s[k].idleRssMB, 1)} MB`;
-      rows.push([
-        'startup, idle RSS',
-        '≤400 ms, ≤80 MB',
-        cell('simulator'),
-        cell('sdk'),
-        cell('express'),
-        '',
-        '',
-        verdict('startup'),
-      ]);
+      rows.push({
+        label: 'startup, idle RSS',
+        target: '≤400 ms, ≤80 MB',
+        servers: byKind((k) => `${grouped(s[k].startupMs)} ms, ${grouped(s[k].idleRssMB, 1)} MB`),
+        met: verdict('startup'),
+      });
     } else if (workload.kind === 'http') {
       const s = r.servers as Record<ServerKind, { rps: number; p99Ms: number }>;
       const ratios = r.ratios as { rpsSimOverSdk: number; rpsSimOverExpress: number; p99SimOverSdk: number };
-      const cell = (k: ServerKind) => `${fmt(s[k].rps)}/s p99 ${fmt(s[k].p99Ms, 2)}`;
-      rows.push([
-        workload.name,
-        workload.isSend ? '≥2.0× sdk, p99<sdk, ≥0.85× expr' : workload.diagnostic ? '(diagnostic)' : '(none)',
-        cell('simulator'),
-        cell('sdk'),
-        cell('express'),
-        `${fmt(ratios.rpsSimOverSdk, 2)}× (p99 ${fmt(ratios.p99SimOverSdk, 2)}×)`,
-        `${fmt(ratios.rpsSimOverExpress, 2)}×`,
-        verdict(workload.name),
-      ]);
+      rows.push({
+        label: workload.name,
+        target: workload.isSend
+          ? '≥2.0× sdk, p99<sdk, ≥0.85× expr'
+          : workload.diagnostic
+            ? '(diagnostic)'
+            : '(none)',
+        servers: byKind((k) => `${grouped(s[k].rps)}/s p99 ${grouped(s[k].p99Ms, 2)}`),
+        simOverSdk: `${grouped(ratios.rpsSimOverSdk, 2)}× (p99 ${grouped(ratios.p99SimOverSdk, 2)}×)`,
+        simOverExpress: `${grouped(ratios.rpsSimOverExpress, 2)}×`,
+        met: verdict(workload.name),
+      });
     } else if (workload.kind === 'stream-cost') {
       const s = r.servers as Partial<
         Record<
@@ -969,90 +779,85 @@ function table(): string {
       const cell = (k: CostKind) => {
         const c = s[k];
         return c
-          ? `${fmt(c.earlyUsPerEvent, 1)} → ${fmt(c.lateUsPerEvent, 1)} µs/ev: ${fmt(c.lateOverEarly, 2)}×`
+          ? `${grouped(c.earlyUsPerEvent, 1)} → ${grouped(c.lateUsPerEvent, 1)} µs/ev: ${grouped(c.lateOverEarly, 2)}×`
           : '—';
       };
-      rows.push([
-        workload.name,
-        'CPU/event late ÷ early ≤1.10',
-        cell('simulator'),
-        cell('sdk'),
-        '—',
-        '',
-        '',
-        verdict(workload.name),
-      ]);
+      rows.push({
+        label: workload.name,
+        target: 'CPU/event late ÷ early ≤1.10',
+        servers: { simulator: cell('simulator'), sdk: cell('sdk'), express: '—' },
+        met: verdict(workload.name),
+      });
     } else if (workload.kind === 'soak') {
       const soak = r as unknown as SoakSummary;
-      rows.push([
-        workload.name,
-        'RSS flat after warm-up',
-        `RSS ${fmt(soak.rssMB.end, 1)} MB, slope ${fmt(soak.slope.rssMBPerHour, 2)} MB/h, ` +
-          `${fmt(soak.slope.rssMBPer10kTasks, 2)} MB/10k tasks (heap ${fmt(soak.slope.heapMBPerHour, 2)}, ` +
-          `${fmt(soak.slope.heapMBPer10kTasks, 2)}); ${fmt(soak.tasksCreated)} tasks, ` +
-          `evicted ${fmt(soak.evictions.ttl)} TTL + ${fmt(soak.evictions.cap)} cap`,
-        '—',
-        '—',
-        '',
-        '',
-        '',
-      ]);
+      rows.push({
+        label: workload.name,
+        target: 'RSS flat after warm-up',
+        servers: {
+          simulator:
+            `RSS ${grouped(soak.rssMB.end, 1)} MB, slope ${grouped(soak.slope.rssMBPerHour, 2)} MB/h, ` +
+            `${grouped(soak.slope.rssMBPer10kTasks, 2)} MB/10k tasks (heap ${grouped(soak.slope.heapMBPerHour, 2)}, ` +
+            `${grouped(soak.slope.heapMBPer10kTasks, 2)}); ${grouped(soak.tasksCreated)} tasks, ` +
+            `evicted ${grouped(soak.evictions.ttl)} TTL + ${grouped(soak.evictions.cap)} cap`,
+          sdk: '—',
+          express: '—',
+        },
+      });
     } else {
       const s = r.servers as Partial<Record<ServerKind, SseSummary>>;
       const ratios = r.ratios as { lagP99SimOverSdk: number | null; lagP99SimOverExpress: number | null };
       const ratioCell = (ratio: number | null) =>
-        ratio === null ? '' : `p99 ${fmt(ratio, ratio < 0.1 ? 3 : 2)}×`;
-      const cells = (label: string, cell: (c: SseSummary) => string, extra: string[] = []) => {
-        const [target = '', overSdk = '', overExpress = '', met = ''] = extra;
-        const at = (k: ServerKind) => (s[k] ? cell(s[k]) : '—');
-        rows.push([label, target, at('simulator'), at('sdk'), at('express'), overSdk, overExpress, met]);
-      };
+        ratio === null ? '' : `p99 ${grouped(ratio, ratio < 0.1 ? 3 : 2)}×`;
+      const servers = (cell: (c: SseSummary) => string) => byKind((k) => (s[k] ? cell(s[k]) : '—'));
       const target = [
         ...(workload.hasTargets ? ['lag p99 ≤10 ms, timer p99 ≤5 ms, ≤60 KB/stream'] : []),
         ...(workload.againstExpress ? ['all streams held, lag p99 ≤ express'] : []),
       ];
-      cells(`${workload.name} lag p50/p99`, (c) => `${fmt(c.lagP50Ms, 1)}/${fmt(c.lagP99Ms, 1)} ms`, [
-        target.join('; ') || '(for information)',
-        ratioCell(ratios.lagP99SimOverSdk),
-        ratioCell(ratios.lagP99SimOverExpress),
-        verdict(workload.name),
-      ]);
-      cells(
-        '  wire lag p99, timer p50/p99',
-        (c) => `${fmt(c.wireLagP99Ms, 1)}; ${fmt(c.fidelityP50Ms, 1)}/${fmt(c.fidelityP99Ms, 1)} ms`,
+      rows.push(
+        {
+          label: `${workload.name} lag p50/p99`,
+          target: target.join('; ') || '(for information)',
+          servers: servers((c) => `${grouped(c.lagP50Ms, 1)}/${grouped(c.lagP99Ms, 1)} ms`),
+          simOverSdk: ratioCell(ratios.lagP99SimOverSdk),
+          simOverExpress: ratioCell(ratios.lagP99SimOverExpress),
+          met: verdict(workload.name),
+        },
+        {
+          label: '  wire lag p99, timer p50/p99',
+          target: '',
+          servers: servers(
+            (c) =>
+              `${grouped(c.wireLagP99Ms, 1)}; ${grouped(c.fidelityP50Ms, 1)}/${grouped(c.fidelityP99Ms, 1)} ms`,
+          ),
+        },
+        {
+          label: '  RSS/stream, server CPU',
+          target: '',
+          servers: servers(
+            (c) => `${grouped(c.rssPerStreamKB, 1)} KB, ${grouped((c.serverCpu ?? Number.NaN) * 100)}%`,
+          ),
+        },
+        {
+          label: '  ticks recv/sched',
+          target: '',
+          servers: servers((c) => `${grouped(c.ticksReceived)}/${grouped(c.ticksScheduled)}`),
+        },
+        {
+          label: '  streams opened, failed',
+          target: '',
+          servers: servers((c) => `${grouped(c.openedStreams)}, ${grouped(c.failedStreams)}`),
+        },
+        {
+          label: '  1st event p50/p99',
+          target: '',
+          servers: servers((c) => `${grouped(c.firstEventP50Ms)}/${grouped(c.firstEventP99Ms)} ms`),
+        },
       );
-      cells(
-        '  RSS/stream, server CPU',
-        (c) => `${fmt(c.rssPerStreamKB, 1)} KB, ${fmt((c.serverCpu ?? Number.NaN) * 100)}%`,
-      );
-      cells('  ticks recv/sched', (c) => `${fmt(c.ticksReceived)}/${fmt(c.ticksScheduled)}`);
-      cells('  streams opened, failed', (c) => `${fmt(c.openedStreams)}, ${fmt(c.failedStreams)}`);
-      cells('  1st event p50/p99', (c) => `${fmt(c.firstEventP50Ms)}/${fmt(c.firstEventP99Ms)} ms`);
     }
   }
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  const line = (row: string[]) =>
-    row
-      .map((cell, i) => cell.padEnd(widths[i]!))
-      .join(' | ')
-      .trimEnd();
-  return [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('-|-'), ...rows.slice(1).map(line)].join(
-    '\n',
-  );
+  return rows;
 }
 
-process.stdout.write(`\n${table()}\n\n`);
-const missed = targets.filter((t) => t.pass === false);
-process.stdout.write(
-  missed.length
-    ? `Targets missed (${missed.length}/${targets.length}):\n${missed.map((t) => `  ${t.workload}: ${t.name} = ${t.value} (target ${t.target})`).join('\n')}\n`
-    : targets.length
-      ? `All ${targets.length} targets met.\n`
-      : 'No targets among these workloads.\n',
-);
-if (flags.json) {
-  writeFileSync(flags.json, `${JSON.stringify(report, null, 2)}\n`);
-  process.stdout.write(`JSON written to ${flags.json}\n`);
-} else {
-  process.stdout.write(`\n${JSON.stringify(report, null, 2)}\n`);
-}
+process.stdout.write(`\n${formatTable(tableRows())}\n\n`);
+process.stdout.write(targetsSummary(targets));
+writeReport(report, options.jsonFile);

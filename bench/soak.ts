@@ -5,44 +5,12 @@
  * bench/soak-process.ts does the work; this side starts it, logs its samples as they come and sums
  * them up.
  */
-import type { SoakJob, SoakResult, SoakSample } from './soak-process.js';
+import type { SoakResult, SoakSample } from './soak-process.js';
 import type { SoakActionCount } from './soak-traffic.js';
+import { grouped } from './lib/format.js';
 import { resultOf, SERVER_CORE, spawnPinned, stopChild, tsxArgv } from './lib/procs.js';
+import type { SoakSettings } from './lib/options.js';
 import { round, slope } from './lib/stats.js';
-
-export interface SoakSettings extends SoakJob {
-  /** Samples before this (virtual hours) are left out of the slope. */
-  warmupHours: number;
-}
-
-/**
- * Retention is lowered from the defaults (10,000 tasks, terminal tasks kept 24 h) so that one day
- * meets both limits, every cycle: a busy phase makes more tasks in one TTL than `maxTasks` (the cap
- * evicts), the quiet phase after it lets the TTL empty the store again.
- */
-export function soakSettings(quick: boolean): SoakSettings {
-  // ~0.75 tasks per action (the rest are reads): busy ≈ 1,800 tasks per virtual hour, quiet ≈ 360;
-  // half that in a quick run, whose busy phase makes ~75 tasks in its TTL.
-  return quick
-    ? {
-        virtualHours: 1,
-        warmupHours: 10 / 60,
-        phaseMinutes: 5,
-        busyPerMinute: 20,
-        quietPerMinute: 4,
-        sampleEveryMinutes: 2,
-        retention: { maxTasks: 50, terminalTtlMs: 5 * 60_000 },
-      }
-    : {
-        virtualHours: 24,
-        warmupHours: 4,
-        phaseMinutes: 60,
-        busyPerMinute: 40,
-        quietPerMinute: 8,
-        sampleEveryMinutes: 15,
-        retention: { maxTasks: 1_000, terminalTtlMs: 60 * 60_000 },
-      };
-}
 
 export interface SoakSummary {
   settings: SoakSettings;
@@ -74,9 +42,6 @@ export interface SoakEnv {
   log: (line: string) => void;
 }
 
-const fmt = (value: number, digits = 0) =>
-  value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-
 export async function soakRun(settings: SoakSettings, env: SoakEnv): Promise<SoakSummary> {
   const { warmupHours, ...job } = settings;
   const child = spawnPinned(
@@ -94,9 +59,9 @@ export async function soakRun(settings: SoakSettings, env: SoakEnv): Promise<Soa
       if (s && Math.floor(s.hour * linesPerHour + 1e-9) > lastLine) {
         lastLine = Math.floor(s.hour * linesPerHour + 1e-9);
         env.log(
-          `  soak: hour ${fmt(s.hour, 2)}, ${fmt(s.tasksCreated)} tasks (store ${fmt(s.storeSize)}; evicted ` +
-            `${fmt(s.evictedTtl)} by TTL, ${fmt(s.evictedCap)} by the cap), RSS ${fmt(s.rssMB, 1)} MB, ` +
-            `heap ${fmt(s.heapUsedMB, 1)} MB, ${fmt(s.wallSec, 1)} s`,
+          `  soak: hour ${grouped(s.hour, 2)}, ${grouped(s.tasksCreated)} tasks (store ${grouped(s.storeSize)}; evicted ` +
+            `${grouped(s.evictedTtl)} by TTL, ${grouped(s.evictedCap)} by the cap), RSS ${grouped(s.rssMB, 1)} MB, ` +
+            `heap ${grouped(s.heapUsedMB, 1)} MB, ${grouped(s.wallSec, 1)} s`,
         );
       }
     },
@@ -156,8 +121,8 @@ export async function soakRun(settings: SoakSettings, env: SoakEnv): Promise<Soa
   };
   const sl = summary.slope;
   env.log(
-    `  soak: ${settings.virtualHours} virtual hour(s) in ${fmt(result.wallSec)} s, ${fmt(summary.tasksCreated)} tasks, ` +
-      `${errors} errors; after warm-up (${sl.samples} samples from hour ${fmt(warmupHours, 2)}): RSS ` +
+    `  soak: ${settings.virtualHours} virtual hour(s) in ${grouped(result.wallSec)} s, ${grouped(summary.tasksCreated)} tasks, ` +
+      `${errors} errors; after warm-up (${sl.samples} samples from hour ${grouped(warmupHours, 2)}): RSS ` +
       `${sl.rssMBPerHour ?? '—'} MB/h, ${sl.rssMBPer10kTasks ?? '—'} MB per 10k tasks; heap ` +
       `${sl.heapMBPerHour ?? '—'} MB/h, ${sl.heapMBPer10kTasks ?? '—'} MB per 10k tasks`,
   );

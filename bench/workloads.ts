@@ -2,8 +2,7 @@
  * What the bench measures. The three servers speak the same wire format, so every HTTP workload
  * sends byte-identical requests to each (`[<id>]` becomes a fresh id per request).
  */
-
-export const WEATHER = 'What is the weather today?';
+import { REST_SEND_BODY, V1_HEADERS, V1_MESSAGE, WEATHER } from './lib/requests.js';
 
 export interface HttpWorkload {
   kind: 'http';
@@ -75,11 +74,6 @@ function checkV1Task(task: unknown): string | undefined {
   return undefined;
 }
 
-const V1_HEADERS = { 'Content-Type': 'application/json', 'A2A-Version': '1.0' };
-const v1Message = { role: 'ROLE_USER', parts: [{ text: WEATHER }], messageId: 'bench-[<id>]' };
-
-export const REST_SEND_BODY = JSON.stringify({ message: v1Message });
-
 function restSend(connections: number): HttpWorkload {
   return {
     kind: 'http',
@@ -107,7 +101,7 @@ export const HTTP_WORKLOADS: HttpWorkload[] = [
     ...restSend(64),
     name: 'rest-send-distinct-c64',
     description: 'diagnostic: rest-send-c64 with a distinct text per request (still the weather scenario)',
-    body: JSON.stringify({ message: { ...v1Message, parts: [{ text: `${WEATHER} #[<id>]` }] } }),
+    body: JSON.stringify({ message: { ...V1_MESSAGE, parts: [{ text: `${WEATHER} #[<id>]` }] } }),
     isSend: false,
     diagnostic: true,
   },
@@ -123,7 +117,7 @@ export const HTTP_WORKLOADS: HttpWorkload[] = [
       jsonrpc: '2.0',
       id: '[<id>]',
       method: 'SendMessage',
-      params: { message: v1Message },
+      params: { message: V1_MESSAGE },
     }),
     isSend: true,
     check: (answer) => checkV1Task(obj(obj(answer).result).task),

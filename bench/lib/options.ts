@@ -1,0 +1,151 @@
+/**
+ * The bench's command line: its flags, --help, and the settings a run is made with. Every default is
+ * written here once; the report repeats the settings as they were under `settings`.
+ */
+import { parseArgs } from 'node:util';
+import type { SoakJob } from '../soak-process.js';
+
+export const HELP = [
+  'npm run bench -- [options]',
+  '  --quick           every workload briefly, one round (what the smoke test runs): checks the script',
+  '  --duration S      seconds per measured run (default 5)',
+  '  --rounds N        rounds per workload, servers interleaved (default 2; --quick 1)',
+  '  --only NAME,...   workloads by name or prefix: startup, rest-send-c1, rest-send, jsonrpc, rest-get, sse, sse-1000,',
+  '                    sse-append, sse-status, soak, ...',
+  '  --sse-5000        also 5000 concurrent streams',
+  '  --soak            a virtual day of mixed traffic, RSS sampled after gc() (~1 min; --quick: a virtual hour);',
+  '                    alone it runs only the soak, with --only it adds it to those workloads',
+  '  --sse-scenarios D a directory with another bench-ticks.yaml (same form, any number of ticks)',
+  '  --cost-streams N  concurrent streams of sse-append and sse-status (default 50, the sdk one per 50; --quick 4)',
+  '  --cpu-prof DIR    run every simulator under node --cpu-prof, profiles into DIR',
+  '  --json FILE       write the JSON there instead of printing it',
+  '',
+].join('\n');
+
+export interface SoakSettings extends SoakJob {
+  /** Samples before this (virtual hours) are left out of the slope. */
+  warmupHours: number;
+}
+
+/**
+ * Retention is lowered from the defaults (10,000 tasks, terminal tasks kept 24 h) so that one day
+ * meets both limits, every cycle: a busy phase makes more tasks in one TTL than `maxTasks` (the cap
+ * evicts), the quiet phase after it lets the TTL empty the store again.
+ */
+function soakSettings(quick: boolean): SoakSettings {
+  // ~0.75 tasks per action (the rest are reads): busy ≈ 1,800 tasks per virtual hour, quiet ≈ 360;
+  // half that in a quick run, whose busy phase makes ~75 tasks in its TTL.
+  return quick
+    ? {
+        virtualHours: 1,
+        warmupHours: 10 / 60,
+        phaseMinutes: 5,
+        busyPerMinute: 20,
+        quietPerMinute: 4,
+        sampleEveryMinutes: 2,
+        retention: { maxTasks: 50, terminalTtlMs: 5 * 60_000 },
+      }
+    : {
+        virtualHours: 24,
+        warmupHours: 4,
+        phaseMinutes: 60,
+        busyPerMinute: 40,
+        quietPerMinute: 8,
+        sampleEveryMinutes: 15,
+        retention: { maxTasks: 1_000, terminalTtlMs: 60 * 60_000 },
+      };
+}
+
+/** The flags that settings are made from, as given. */
+interface SettingFlags {
+  quick: boolean;
+  duration: string | undefined;
+  rounds: string | undefined;
+  sseScenarios: string | undefined;
+  costStreams: string | undefined;
+}
+
+function settingsFor({ quick, duration, rounds, sseScenarios, costStreams }: SettingFlags) {
+  const durationSec = Number(duration ?? (quick ? 0.5 : 5));
+  return {
+    quick,
+    durationSec,
+    warmupSec: quick ? 0 : 1,
+    rounds: Number(rounds ?? (quick ? 1 : 2)),
+    startupRepeats: quick ? 1 : 5,
+    /** A fresh server for every HTTP run, except with --quick (one per kind for all of them). */
+    reuseServers: quick,
+    idleSettleMs: quick ? 300 : 1000,
+    /**
+     * SSE: after every stream has had its first event, wait `sseSettleMs`, then count the ticks
+     * scheduled in the next `sseWindowMs`, and wait `sseGraceMs` for late ones. The bench-ticks
+     * scenario lasts 15 s, so ramp + settle + window must stay under that: the window is capped at 8 s.
+     */
+    sseSettleMs: quick ? 300 : 1000,
+    sseWindowMs: Math.min(durationSec, 8) * 1000,
+    sseGraceMs: quick ? 300 : 1000,
+    sseRampTimeoutMs: 5_000,
+    sseScenarios: sseScenarios ?? 'bench/scenarios',
+    /**
+     * sse-append / sse-status: streams per run, and the servers' --speed (1: an event every 10 ms per
+     * stream). --quick plays them 8× faster: its windows of 200 events then last 250 ms, which still
+     * leaves room for the streams' starts to spread when the machine is busy with other tests.
+     */
+    costStreams: Number(costStreams ?? (quick ? 4 : 50)),
+    costSpeed: quick ? 8 : 1,
+    soak: soakSettings(quick),
+  };
+}
+
+export type Settings = ReturnType<typeof settingsFor>;
+
+export interface BenchOptions {
+  settings: Settings;
+  /** --only, split at commas: workload names or prefixes; empty for the default set. */
+  only: string[];
+  sse5000: boolean;
+  soak: boolean;
+  cpuProfDir: string | undefined;
+  jsonFile: string | undefined;
+}
+
+/** The options of `args` (as in process.argv.slice(2)), or 'help' for --help. */
+export function parseOptions(args: string[]): BenchOptions | 'help' {
+  const { values: flags } = parseArgs({
+    args,
+    options: {
+      quick: { type: 'boolean', default: false },
+      duration: { type: 'string' },
+      rounds: { type: 'string' },
+      only: { type: 'string', multiple: true },
+      'sse-5000': { type: 'boolean', default: false },
+      soak: { type: 'boolean', default: false },
+      'sse-scenarios': { type: 'string' },
+      'cost-streams': { type: 'string' },
+      'cpu-prof': { type: 'string' },
+      json: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (flags.help) return 'help';
+  const settings = settingsFor({
+    quick: flags.quick,
+    duration: flags.duration,
+    rounds: flags.rounds,
+    sseScenarios: flags['sse-scenarios'],
+    costStreams: flags['cost-streams'],
+  });
+  if (!(settings.durationSec > 0) || !(settings.rounds >= 1) || !(settings.costStreams >= 1))
+    throw new Error('--duration, --rounds and --cost-streams must be positive');
+  return {
+    settings,
+    only: (flags.only ?? [])
+      .flatMap((o) => o.split(','))
+      .map((o) => o.trim())
+      .filter(Boolean),
+    sse5000: flags['sse-5000'],
+    soak: flags.soak,
+    cpuProfDir: flags['cpu-prof'],
+    jsonFile: flags.json,
+  };
+}
