@@ -21,6 +21,8 @@ import type { LoadJob, LoadResult } from './load.js';
 import type { SseJob, SseResult } from './sse-client.js';
 import type { StreamCostJob, StreamCostMark, StreamCostResult } from './stream-cost-client.js';
 import { soakRun, type SoakSummary } from './soak.js';
+import { startupFamily } from './families/startup.js';
+import { measure, type Bench, type Measured } from './lib/family.js';
 import { fixed, grouped } from './lib/format.js';
 import { HELP, parseOptions } from './lib/options.js';
 import {
@@ -29,6 +31,7 @@ import {
   killAll,
   LineWorker,
   listenOverflows,
+  byKind,
   LOAD_CORE,
   pinSelf,
   preciseCpuMs,
@@ -58,7 +61,6 @@ import {
   HTTP_WORKLOADS,
   SOAK,
   sseWorkloads,
-  STARTUP,
   streamCostWorkloads,
   type HttpWorkload,
   type SseWorkload,
@@ -79,7 +81,7 @@ if (options === 'help') {
 const { settings } = options;
 
 const allWorkloads: Workload[] = [
-  STARTUP,
+  ...startupFamily.workloads(options),
   ...HTTP_WORKLOADS,
   ...sseWorkloads(options.sse5000),
   ...streamCostWorkloads(settings.costStreams),
@@ -97,10 +99,6 @@ if (workloads.length === 0) throw new Error(`--only ${wanted.join(',')} matches 
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** One value per server kind, in SERVER_KINDS order. */
-function byKind<T>(make: (kind: ServerKind) => T): Record<ServerKind, T> {
-  return { simulator: make('simulator'), sdk: make('sdk'), express: make('express') };
-}
 
 function sendInit(workload: HttpWorkload): RequestInit {
   return {
@@ -133,38 +131,6 @@ function loadGenerator(): LineWorker {
 }
 
 // ---------------------------------------------------------------------------------------- runs
-
-interface StartupRun {
-  bannerMs: number;
-  startupMs: number;
-  idleRssBytes: number | null;
-}
-
-async function startupRun(kind: ServerKind): Promise<StartupRun> {
-  const server = await startServer(kind, { pin, nodeFlags: simulatorFlags });
-  try {
-    // The first answered request: retried, though a server that printed its URL already listens.
-    let answeredAt = 0;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await createTask(server.url);
-        answeredAt = performance.now();
-        break;
-      } catch (error) {
-        if (attempt > 200) throw error;
-        await sleep(5);
-      }
-    }
-    await sleep(settings.idleSettleMs);
-    return {
-      bannerMs: server.bannerMs,
-      startupMs: answeredAt - server.spawnedAt,
-      idleRssBytes: rssBytes(server.pid) ?? null,
-    };
-  } finally {
-    await server.stop();
-  }
-}
 
 interface HttpRun extends LoadResult {
   /** Server CPU time during the measured run, as a share of one core. */
@@ -513,6 +479,13 @@ const targets: Target[] = [];
 const startedAt = new Date();
 const loadStart = loadavg();
 const results: Record<string, unknown> = {};
+const measuredRows = new Map<string, TableRow[]>();
+function record(workload: string, measured: Measured): void {
+  results[workload] = measured.result;
+  targets.push(...measured.targets);
+  measuredRows.set(workload, measured.rows);
+}
+const bench: Bench = { settings, pin, simulatorFlags, log };
 log(
   `a2a-sim bench: ${workloads.map((w) => w.name).join(', ')}; ${settings.durationSec} s per run, ` +
     `${settings.rounds} round(s); ${pin ? `servers on core 0, load on core 1${pinnedSelf ? '' : ' (this process unpinned)'}` : 'no taskset: unpinned'}`,
@@ -521,30 +494,7 @@ log(
 try {
   for (const workload of workloads) {
     if (workload.kind === 'startup') {
-      const runs: Record<ServerKind, StartupRun[]> = { simulator: [], sdk: [], express: [] };
-      for (let i = 0; i < settings.startupRepeats; i++) {
-        for (const kind of SERVER_KINDS) {
-          const run = await startupRun(kind);
-          runs[kind].push(run);
-          log(
-            `  startup ${kind}: ${fixed(run.startupMs)} ms, idle RSS ${fixed((run.idleRssBytes ?? Number.NaN) / 2 ** 20, 1)} MB`,
-          );
-        }
-      }
-      const servers = byKind((kind) => ({
-        startupMs: round(median(runs[kind].map((r) => r.startupMs)), 1),
-        bannerMs: round(median(runs[kind].map((r) => r.bannerMs)), 1),
-        idleRssMB: round(median(runs[kind].map((r) => (r.idleRssBytes ?? Number.NaN) / 2 ** 20)), 1),
-        runs: runs[kind].map((r) => ({
-          ...r,
-          startupMs: round(r.startupMs, 1),
-          bannerMs: round(r.bannerMs, 1),
-        })),
-      }));
-      results[workload.name] = { kind: 'startup', description: workload.description, servers };
-      const sim = servers.simulator;
-      targets.push(atMost('startup', 'simulator startup to first answer (ms)', sim.startupMs, 400));
-      targets.push(atMost('startup', 'simulator idle RSS (MB)', sim.idleRssMB, 80));
+      record(workload.name, await measure(startupFamily, workload, bench));
     } else if (workload.kind === 'http') {
       const runs: Record<ServerKind, HttpRun[]> = { simulator: [], sdk: [], express: [] };
       for (let r = 0; r < settings.rounds; r++) {
@@ -747,13 +697,7 @@ function tableRows(): TableRow[] {
     const r = results[workload.name] as Record<string, unknown> | undefined;
     if (!r) continue;
     if (workload.kind === 'startup') {
-      const s = r.servers as Record<ServerKind, { startupMs: number; idleRssMB: number }>;
-      rows.push({
-        label: 'startup, idle RSS',
-        target: '≤400 ms, ≤80 MB',
-        servers: byKind((k) => `${grouped(s[k].startupMs)} ms, ${grouped(s[k].idleRssMB, 1)} MB`),
-        met: verdict('startup'),
-      });
+      rows.push(...measuredRows.get(workload.name)!);
     } else if (workload.kind === 'http') {
       const s = r.servers as Record<ServerKind, { rps: number; p99Ms: number }>;
       const ratios = r.ratios as { rpsSimOverSdk: number; rpsSimOverExpress: number; p99SimOverSdk: number };

@@ -2,6 +2,7 @@
  * What the bench measures. The three servers speak the same wire format, so every HTTP workload
  * sends byte-identical requests to each (`[<id>]` becomes a fresh id per request).
  */
+import type { StartupWorkload } from './families/startup.js';
 import { REST_SEND_BODY, V1_HEADERS, V1_MESSAGE, WEATHER } from './lib/requests.js';
 
 export interface HttpWorkload {
@@ -51,12 +52,6 @@ export interface StreamCostWorkload {
 export interface SoakWorkload {
   kind: 'soak';
   name: 'soak';
-  description: string;
-}
-
-export interface StartupWorkload {
-  kind: 'startup';
-  name: 'startup';
   description: string;
 }
 
@@ -199,10 +194,4 @@ export const SOAK: SoakWorkload = {
   name: 'soak',
   description:
     'a virtual day of mixed traffic (REST, JSON-RPC, SSE, GetTask, ListTasks) through the retention limits',
-};
-
-export const STARTUP: StartupWorkload = {
-  kind: 'startup',
-  name: 'startup',
-  description: 'spawn to first answered message:send; RSS after 1 s idle',
 };

@@ -14,6 +14,11 @@ export const LOAD_CORE = 1;
 export type ServerKind = 'simulator' | 'sdk' | 'express';
 export const SERVER_KINDS: readonly ServerKind[] = ['simulator', 'sdk', 'express'];
 
+/** One value per server kind, in SERVER_KINDS order. */
+export function byKind<T>(make: (kind: ServerKind) => T): Record<ServerKind, T> {
+  return { simulator: make('simulator'), sdk: make('sdk'), express: make('express') };
+}
+
 /** Every child still running, so an interrupted bench leaves nothing behind. */
 const children = new Set<ChildProcess>();
 

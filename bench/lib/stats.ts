@@ -38,6 +38,16 @@ export function median(values: number[]): number {
   return finite.length % 2 ? finite[mid]! : (finite[mid - 1]! + finite[mid]!) / 2;
 }
 
+/** The median of one figure over a workload's rounds (a missing one is left out), rounded to `digits`. */
+export function medianOf<T>(rounds: T[], pick: (round: T) => number | null | undefined, digits: number) {
+  return round(median(rounds.map((r) => pick(r) ?? Number.NaN)), digits);
+}
+
+/** The sum of one count over a workload's rounds (a missing one counts 0). */
+export function sumOf<T>(rounds: T[], pick: (round: T) => number | null | undefined): number {
+  return rounds.reduce((total, r) => total + (pick(r) ?? 0), 0);
+}
+
 /** Rounds to `digits` decimals, keeping NaN as null for JSON. */
 export function round(value: number, digits = 2): number | null {
   if (!Number.isFinite(value)) return null;
