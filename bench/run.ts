@@ -17,10 +17,10 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import type { LoadJob, LoadResult } from './load.js';
 import type { SseJob, SseResult } from './sse-client.js';
 import type { StreamCostJob, StreamCostMark, StreamCostResult } from './stream-cost-client.js';
 import { soakRun, type SoakSummary } from './soak.js';
+import { httpFamily } from './families/http.js';
 import { startupFamily } from './families/startup.js';
 import { measure, type Bench, type Measured } from './lib/family.js';
 import { fixed, grouped } from './lib/format.js';
@@ -29,7 +29,6 @@ import {
   canPin,
   cpuMs,
   killAll,
-  LineWorker,
   listenOverflows,
   byKind,
   LOAD_CORE,
@@ -46,23 +45,14 @@ import {
   type ServerKind,
 } from './lib/procs.js';
 import { buildReport, readVersions, writeReport } from './lib/report.js';
-import { createTask, freshId, requestJson, warmStream } from './lib/requests.js';
+import { warmStream } from './lib/requests.js';
 import { median, round } from './lib/stats.js';
 import { formatTable, type TableRow } from './lib/table.js';
+import { atMost, targetsSummary, toTarget, verdict as verdictOf, type Target } from './lib/targets.js';
 import {
-  atLeast,
-  atMost,
-  targetsSummary,
-  toTarget,
-  verdict as verdictOf,
-  type Target,
-} from './lib/targets.js';
-import {
-  HTTP_WORKLOADS,
   SOAK,
   sseWorkloads,
   streamCostWorkloads,
-  type HttpWorkload,
   type SseWorkload,
   type StreamCostWorkload,
   type Workload,
@@ -82,7 +72,7 @@ const { settings } = options;
 
 const allWorkloads: Workload[] = [
   ...startupFamily.workloads(options),
-  ...HTTP_WORKLOADS,
+  ...httpFamily.workloads(options),
   ...sseWorkloads(options.sse5000),
   ...streamCostWorkloads(settings.costStreams),
   SOAK,
@@ -100,14 +90,6 @@ if (workloads.length === 0) throw new Error(`--only ${wanted.join(',')} matches 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function sendInit(workload: HttpWorkload): RequestInit {
-  return {
-    method: workload.method,
-    headers: workload.headers,
-    ...(workload.body !== undefined && { body: workload.body.replaceAll('[<id>]', freshId()) }),
-  };
-}
-
 // ---------------------------------------------------------------------------------------- setup
 
 /** Node flags for every simulator process (comparators ignore them). */
@@ -124,72 +106,7 @@ process.once('SIGINT', () => {
 // Node loads its fetch (undici) on first use: not inside the first server's startup time.
 await (await fetch('data:text/plain,warm')).text();
 
-let loadWorker: LineWorker | undefined;
-function loadGenerator(): LineWorker {
-  loadWorker ??= new LineWorker(spawnPinned(tsxArgv('bench/load.ts'), LOAD_CORE, pin));
-  return loadWorker;
-}
-
 // ---------------------------------------------------------------------------------------- runs
-
-interface HttpRun extends LoadResult {
-  /** Server CPU time during the measured run, as a share of one core. */
-  serverCpu: number | null;
-  serverRssEndBytes: number | null;
-}
-
-/** --quick only: one server per kind for every HTTP workload, to keep the smoke test short. */
-const sharedServers = new Map<ServerKind, ServerHandle>();
-
-async function httpRun(workload: HttpWorkload, kind: ServerKind): Promise<HttpRun> {
-  let server = sharedServers.get(kind);
-  if (!server) {
-    server = await startServer(kind, { pin, nodeFlags: simulatorFlags });
-    if (settings.reuseServers) sharedServers.set(kind, server);
-  }
-  try {
-    let path = workload.path;
-    let taskId: string | undefined;
-    if (path.includes('{taskId}')) {
-      taskId = await createTask(server.url);
-      path = path.replace('{taskId}', taskId);
-    }
-    // One request first: the run measures only answers of the expected shape.
-    const answer = await requestJson(`${server.url}${path}`, sendInit(workload));
-    const problem = workload.check(answer, taskId);
-    if (problem)
-      throw new Error(
-        `${workload.name} on ${kind}: unexpected answer (${problem}): ${JSON.stringify(answer).slice(0, 300)}`,
-      );
-
-    const job: LoadJob = {
-      url: `${server.url}${path}`,
-      method: workload.method,
-      headers: workload.headers,
-      ...(workload.body !== undefined && { body: workload.body }),
-      connections: workload.connections,
-      durationSec: settings.warmupSec,
-      discard: true,
-    };
-    if (settings.warmupSec > 0) await loadGenerator().request(job);
-    const cpuBefore = cpuMs(server.pid);
-    const started = performance.now();
-    const result = await loadGenerator().request<LoadResult>({
-      ...job,
-      durationSec: settings.durationSec,
-      discard: false,
-    });
-    const wallMs = performance.now() - started;
-    const cpuAfter = cpuMs(server.pid);
-    return {
-      ...result,
-      serverCpu: cpuBefore !== undefined && cpuAfter !== undefined ? (cpuAfter - cpuBefore) / wallMs : null,
-      serverRssEndBytes: rssBytes(server.pid) ?? null,
-    };
-  } finally {
-    if (!settings.reuseServers) await server.stop();
-  }
-}
 
 interface SseRun extends SseResult {
   rssBaselineBytes: number | null;
@@ -496,59 +413,7 @@ try {
     if (workload.kind === 'startup') {
       record(workload.name, await measure(startupFamily, workload, bench));
     } else if (workload.kind === 'http') {
-      const runs: Record<ServerKind, HttpRun[]> = { simulator: [], sdk: [], express: [] };
-      for (let r = 0; r < settings.rounds; r++) {
-        for (const kind of SERVER_KINDS) {
-          const run = await httpRun(workload, kind);
-          runs[kind].push(run);
-          log(
-            `  ${workload.name} ${kind}: ${fixed(run.rps)} req/s, p50 ${fixed(run.latencyMs.p50, 2)} ms, ` +
-              `p99 ${fixed(run.latencyMs.p99, 2)} ms, server CPU ${fixed((run.serverCpu ?? Number.NaN) * 100)}%, ` +
-              `load CPU ${fixed(run.loadgenCpu * 100)}%${run.non2xx || run.errors ? `, ${run.non2xx} non-2xx, ${run.errors} errors` : ''}`,
-          );
-        }
-      }
-      const servers = byKind((kind) => ({
-        rps: round(median(runs[kind].map((r) => r.rps)), 0),
-        p50Ms: round(median(runs[kind].map((r) => r.latencyMs.p50)), 3),
-        p99Ms: round(median(runs[kind].map((r) => r.latencyMs.p99)), 3),
-        non2xx: runs[kind].reduce((sum, r) => sum + r.non2xx + r.errors + r.timeouts, 0),
-        serverCpu: round(median(runs[kind].map((r) => r.serverCpu ?? Number.NaN)), 2),
-        loadgenCpu: round(median(runs[kind].map((r) => r.loadgenCpu)), 2),
-        rounds: runs[kind],
-      }));
-      const ratio = (a: number | null, b: number | null) => (a !== null && b ? a / b : Number.NaN);
-      const ratios = {
-        rpsSimOverSdk: round(ratio(servers.simulator.rps, servers.sdk.rps), 2),
-        rpsSimOverExpress: round(ratio(servers.simulator.rps, servers.express.rps), 2),
-        p99SimOverSdk: round(ratio(servers.simulator.p99Ms, servers.sdk.p99Ms), 2),
-      };
-      results[workload.name] = {
-        kind: 'http',
-        description: workload.description,
-        connections: workload.connections,
-        request: {
-          method: workload.method,
-          path: workload.path,
-          headers: workload.headers,
-          body: workload.body,
-        },
-        servers,
-        ratios,
-      };
-      if (workload.isSend) {
-        targets.push(atLeast(workload.name, 'req/s simulator ÷ sdk', ratios.rpsSimOverSdk, 2, '2.0'));
-        targets.push(
-          toTarget(
-            workload.name,
-            'p99 simulator ÷ sdk',
-            '< 1.0',
-            ratios.p99SimOverSdk ?? Number.NaN,
-            (ratios.p99SimOverSdk ?? Infinity) < 1,
-          ),
-        );
-        targets.push(atLeast(workload.name, 'req/s simulator ÷ express', ratios.rpsSimOverExpress, 0.85));
-      }
+      record(workload.name, await measure(httpFamily, workload, bench));
     } else if (workload.kind === 'stream-cost') {
       const runs: Record<CostKind, CostRun[]> = { simulator: [], sdk: [] };
       for (let r = 0; r < settings.rounds; r++) {
@@ -674,8 +539,7 @@ try {
     }
   }
 } finally {
-  await loadWorker?.close();
-  for (const server of sharedServers.values()) await server.stop();
+  await httpFamily.close?.();
 }
 
 // ---------------------------------------------------------------------------------------- report
@@ -699,20 +563,7 @@ function tableRows(): TableRow[] {
     if (workload.kind === 'startup') {
       rows.push(...measuredRows.get(workload.name)!);
     } else if (workload.kind === 'http') {
-      const s = r.servers as Record<ServerKind, { rps: number; p99Ms: number }>;
-      const ratios = r.ratios as { rpsSimOverSdk: number; rpsSimOverExpress: number; p99SimOverSdk: number };
-      rows.push({
-        label: workload.name,
-        target: workload.isSend
-          ? '≥2.0× sdk, p99<sdk, ≥0.85× expr'
-          : workload.diagnostic
-            ? '(diagnostic)'
-            : '(none)',
-        servers: byKind((k) => `${grouped(s[k].rps)}/s p99 ${grouped(s[k].p99Ms, 2)}`),
-        simOverSdk: `${grouped(ratios.rpsSimOverSdk, 2)}× (p99 ${grouped(ratios.p99SimOverSdk, 2)}×)`,
-        simOverExpress: `${grouped(ratios.rpsSimOverExpress, 2)}×`,
-        met: verdict(workload.name),
-      });
+      rows.push(...measuredRows.get(workload.name)!);
     } else if (workload.kind === 'stream-cost') {
       const s = r.servers as Partial<
         Record<

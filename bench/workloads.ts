@@ -1,27 +1,6 @@
-/**
- * What the bench measures. The three servers speak the same wire format, so every HTTP workload
- * sends byte-identical requests to each (`[<id>]` becomes a fresh id per request).
- */
+/** What the bench measures; the startup and HTTP workloads are with their families. */
 import type { StartupWorkload } from './families/startup.js';
-import { REST_SEND_BODY, V1_HEADERS, V1_MESSAGE, WEATHER } from './lib/requests.js';
-
-export interface HttpWorkload {
-  kind: 'http';
-  name: string;
-  description: string;
-  connections: number;
-  method: 'GET' | 'POST';
-  /** `{taskId}` is replaced by a task created just before the run. */
-  path: string;
-  headers: Record<string, string>;
-  body?: string;
-  /** A message:send: the 2.0× SDK / 0.85× express / lower-p99 targets apply. */
-  isSend: boolean;
-  /** Measured to explain another row; no target. */
-  diagnostic?: boolean;
-  /** Why an answer is not the completed task expected, or undefined when it is. */
-  check(answer: unknown, taskId?: string): string | undefined;
-}
+import type { HttpWorkload } from './families/http-workloads.js';
 
 export interface SseWorkload {
   kind: 'sse';
@@ -56,108 +35,6 @@ export interface SoakWorkload {
 }
 
 export type Workload = HttpWorkload | SseWorkload | StreamCostWorkload | SoakWorkload | StartupWorkload;
-
-type Obj = Record<string, unknown>;
-const obj = (value: unknown): Obj => (value && typeof value === 'object' ? (value as Obj) : {});
-
-function checkV1Task(task: unknown): string | undefined {
-  const t = obj(task);
-  const state = obj(t.status).state;
-  if (typeof t.id !== 'string') return 'no task id';
-  if (state !== 'TASK_STATE_COMPLETED') return `state ${String(state)}, not TASK_STATE_COMPLETED`;
-  if (!Array.isArray(t.artifacts) || t.artifacts.length !== 1) return 'not exactly one artifact';
-  return undefined;
-}
-
-function restSend(connections: number): HttpWorkload {
-  return {
-    kind: 'http',
-    name: `rest-send-c${connections}`,
-    description: `REST POST /message:send (weather, blocking, completed), ${connections} connection(s)`,
-    connections,
-    method: 'POST',
-    path: '/message:send',
-    headers: V1_HEADERS,
-    body: REST_SEND_BODY,
-    isSend: true,
-    check: (answer) => checkV1Task(obj(answer).task),
-  };
-}
-
-export const HTTP_WORKLOADS: HttpWorkload[] = [
-  restSend(1),
-  restSend(16),
-  restSend(64),
-  {
-    // Not a target: the same work as rest-send-c64, but no two requests have the same text. The
-    // simulator seeds a task from its parts; until 7eeea49 it probed one seed per earlier identical
-    // request still stored, so identical requests cost more the more of them came before
-    // (BENCHMARKS.md, "What changed"). This row shows whether that is back.
-    ...restSend(64),
-    name: 'rest-send-distinct-c64',
-    description: 'diagnostic: rest-send-c64 with a distinct text per request (still the weather scenario)',
-    body: JSON.stringify({ message: { ...V1_MESSAGE, parts: [{ text: `${WEATHER} #[<id>]` }] } }),
-    isSend: false,
-    diagnostic: true,
-  },
-  {
-    kind: 'http',
-    name: 'jsonrpc-v1-send-c64',
-    description: 'JSON-RPC 1.0 SendMessage (A2A-Version: 1.0), 64 connections',
-    connections: 64,
-    method: 'POST',
-    path: '/',
-    headers: V1_HEADERS,
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: '[<id>]',
-      method: 'SendMessage',
-      params: { message: V1_MESSAGE },
-    }),
-    isSend: true,
-    check: (answer) => checkV1Task(obj(obj(answer).result).task),
-  },
-  {
-    kind: 'http',
-    name: 'jsonrpc-v03-send-c64',
-    description: 'JSON-RPC 0.3 message/send (no A2A-Version header), 64 connections',
-    connections: 64,
-    method: 'POST',
-    path: '/',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: '[<id>]',
-      method: 'message/send',
-      params: {
-        message: {
-          kind: 'message',
-          role: 'user',
-          parts: [{ kind: 'text', text: WEATHER }],
-          messageId: 'bench-[<id>]',
-        },
-      },
-    }),
-    isSend: true,
-    check: (answer) => {
-      const result = obj(obj(answer).result);
-      if (result.kind !== 'task') return `result kind ${String(result.kind)}, not task`;
-      const state = obj(result.status).state;
-      return state === 'completed' ? undefined : `state ${String(state)}, not completed`;
-    },
-  },
-  {
-    kind: 'http',
-    name: 'rest-get-c64',
-    description: 'REST GET /tasks/{id} of one completed task, 64 connections',
-    connections: 64,
-    method: 'GET',
-    path: '/tasks/{taskId}',
-    headers: { 'A2A-Version': '1.0' },
-    isSend: false,
-    check: (answer, taskId) => (obj(answer).id === taskId ? checkV1Task(answer) : 'not the task asked for'),
-  },
-];
 
 export function sseWorkloads(with5000: boolean): SseWorkload[] {
   return [100, 1000, ...(with5000 ? [5000] : [])].map((streams) => ({

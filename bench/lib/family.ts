@@ -8,6 +8,8 @@ import type { TableRow } from './table.js';
 import { verdict, type Target } from './targets.js';
 
 export interface Workload {
+  /** Its family, as the report names it. */
+  kind: string;
   name: string;
   description: string;
 }
