@@ -13,50 +13,35 @@
  * soak (bench/soak.ts) is the exception: one process holds the simulator and its traffic, on a
  * virtual clock. Prints a table, then the JSON (or writes it to --json FILE).
  */
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import type { SseJob, SseResult } from './sse-client.js';
 import type { StreamCostJob, StreamCostMark, StreamCostResult } from './stream-cost-client.js';
 import { soakRun, type SoakSummary } from './soak.js';
 import { httpFamily } from './families/http.js';
+import { sseFamily } from './families/sse.js';
 import { startupFamily } from './families/startup.js';
 import { measure, type Bench, type Measured } from './lib/family.js';
 import { fixed, grouped } from './lib/format.js';
 import { HELP, parseOptions } from './lib/options.js';
 import {
   canPin,
-  cpuMs,
   killAll,
-  listenOverflows,
-  byKind,
   LOAD_CORE,
   pinSelf,
   preciseCpuMs,
   resultOf,
-  rssBytes,
-  SERVER_KINDS,
   spawnPinned,
   startServer,
   stopChild,
   tsxArgv,
-  type ServerHandle,
-  type ServerKind,
 } from './lib/procs.js';
 import { buildReport, readVersions, writeReport } from './lib/report.js';
 import { warmStream } from './lib/requests.js';
 import { median, round } from './lib/stats.js';
 import { formatTable, type TableRow } from './lib/table.js';
-import { atMost, targetsSummary, toTarget, verdict as verdictOf, type Target } from './lib/targets.js';
-import {
-  SOAK,
-  sseWorkloads,
-  streamCostWorkloads,
-  type SseWorkload,
-  type StreamCostWorkload,
-  type Workload,
-} from './workloads.js';
+import { atMost, targetsSummary, verdict as verdictOf, type Target } from './lib/targets.js';
+import { SOAK, streamCostWorkloads, type StreamCostWorkload, type Workload } from './workloads.js';
 
 // ---------------------------------------------------------------------------------------- options
 
@@ -73,7 +58,7 @@ const { settings } = options;
 const allWorkloads: Workload[] = [
   ...startupFamily.workloads(options),
   ...httpFamily.workloads(options),
-  ...sseWorkloads(options.sse5000),
+  ...sseFamily.workloads(options),
   ...streamCostWorkloads(settings.costStreams),
   SOAK,
 ];
@@ -107,164 +92,6 @@ process.once('SIGINT', () => {
 await (await fetch('data:text/plain,warm')).text();
 
 // ---------------------------------------------------------------------------------------- runs
-
-interface SseRun extends SseResult {
-  rssBaselineBytes: number | null;
-  rssPeakBytes: number | null;
-  rssPerStreamBytes: number | null;
-  serverCpu: number | null;
-  /** Connections the kernel dropped (listen queue full) while the streams were opening. */
-  listenOverflowsDuringRamp: number | null;
-  /** The server's garbage collections from the window's start to the end of the grace period. */
-  serverGc: {
-    collections: number;
-    totalPauseMs: number | null;
-    maxPauseMs: number | null;
-    major: number;
-    maxMajorMarkingMs: number | null;
-  };
-}
-
-/** What `node --trace-gc` said about one collection. */
-interface GcLine {
-  major: boolean;
-  pauseMs: number;
-  /** Major GCs: from the start of (incremental, concurrent) marking to the end, ms. */
-  markingMs: number;
-}
-
-function parseGcLine(line: string): GcLine | undefined {
-  const kind = /ms: (Scavenge|Mark-Compact|Mark-Sweep|Minor Mark-Sweep)/.exec(line)?.[1];
-  const pause = /MB, ([\d.]+) \/ [\d.]+ ms/.exec(line)?.[1];
-  if (!kind || pause === undefined) return undefined;
-  const marking = /walltime since start of marking (\d+) ms/.exec(line)?.[1];
-  return { major: kind.startsWith('Mark'), pauseMs: Number(pause), markingMs: Number(marking ?? 0) };
-}
-
-/** How many ticks the bench-ticks scenario in `dir` has. */
-function ticksIn(dir: string): number {
-  const text = readFileSync(`${dir}/bench-ticks.yaml`, 'utf8');
-  return Math.max(0, ...[...text.matchAll(/['"]tick (\d+)['"]/g)].map((m) => Number(m[1])));
-}
-
-/**
- * --quick leaves the comparators out: the smoke test checks the script, and three servers per SSE
- * workload would add seconds to `npm test`.
- */
-const SSE_KINDS: readonly ServerKind[] = settings.quick ? ['simulator'] : SERVER_KINDS;
-
-async function sseRun(workload: SseWorkload, kind: ServerKind, roundIndex: number): Promise<SseRun> {
-  // --trace-gc: the server's collections during the window explain its lag tail.
-  let inWindow = false;
-  const gcs: GcLine[] = [];
-  const ticks = ticksIn(settings.sseScenarios);
-  const server: ServerHandle = await startServer(kind, {
-    pin,
-    speed: 1,
-    scenarioDir: settings.sseScenarios,
-    nodeFlags: simulatorFlags,
-    traceGc: true,
-    ticks,
-    onLine: (line) => {
-      const gc = inWindow ? parseGcLine(line) : undefined;
-      if (gc) gcs.push(gc);
-    },
-  });
-  try {
-    await warmStream(server.url, 'bench-ticks', 3);
-    await sleep(settings.idleSettleMs);
-    const baseline = rssBytes(server.pid);
-    const overflowsBefore = listenOverflows();
-    const job: SseJob = {
-      url: server.url,
-      streams: workload.streams,
-      windowMs: settings.sseWindowMs,
-      settleMs: settings.sseSettleMs,
-      graceMs: settings.sseGraceMs,
-      rampTimeoutMs: settings.sseRampTimeoutMs,
-      runId: `r${roundIndex}`,
-      ticks,
-    };
-    const client = spawnPinned(tsxArgv('bench/sse-client.ts', [JSON.stringify(job)]), LOAD_CORE, pin);
-    const samples: number[] = [];
-    let sampler: NodeJS.Timeout | undefined;
-    let cpuBefore: number | undefined;
-    let overflowsAtSteady: number | undefined;
-    let windowStarted = 0;
-    const result = await resultOf<SseResult>(client, 'SSE client', ({ phase }) => {
-      if (phase !== 'steady') return;
-      inWindow = true;
-      overflowsAtSteady = listenOverflows();
-      cpuBefore = cpuMs(server.pid);
-      windowStarted = performance.now();
-      sampler = setInterval(() => {
-        const rss = rssBytes(server.pid);
-        if (rss !== undefined) samples.push(rss);
-      }, 100);
-    });
-    inWindow = false;
-    clearInterval(sampler);
-    const cpuAfter = cpuMs(server.pid);
-    const windowMs = performance.now() - windowStarted;
-    await stopChild(client);
-    const peak = samples.length ? Math.max(...samples) : undefined;
-    const majors = gcs.filter((g) => g.major);
-    return {
-      ...result,
-      rssBaselineBytes: baseline ?? null,
-      rssPeakBytes: peak ?? null,
-      rssPerStreamBytes:
-        baseline !== undefined && peak !== undefined ? (peak - baseline) / workload.streams : null,
-      serverCpu: cpuBefore !== undefined && cpuAfter !== undefined ? (cpuAfter - cpuBefore) / windowMs : null,
-      listenOverflowsDuringRamp:
-        overflowsBefore !== undefined && overflowsAtSteady !== undefined
-          ? overflowsAtSteady - overflowsBefore
-          : null,
-      serverGc: {
-        collections: gcs.length,
-        totalPauseMs: round(
-          gcs.reduce((sum, g) => sum + g.pauseMs, 0),
-          1,
-        ),
-        maxPauseMs: round(Math.max(0, ...gcs.map((g) => g.pauseMs)), 1),
-        major: majors.length,
-        maxMajorMarkingMs: round(Math.max(0, ...majors.map((g) => g.markingMs)), 0),
-      },
-    };
-  } finally {
-    await server.stop();
-  }
-}
-
-/** One server's rounds of an SSE workload: medians (counts summed over rounds), and the rounds. */
-function sseSummary(runs: SseRun[]) {
-  const mid = (pick: (r: SseRun) => number | null, digits: number) =>
-    round(median(runs.map((r) => pick(r) ?? Number.NaN)), digits);
-  const sum = (pick: (r: SseRun) => number | null) => runs.reduce((total, r) => total + (pick(r) ?? 0), 0);
-  return {
-    lagP50Ms: mid((r) => r.lagMs.p50, 2),
-    lagP99Ms: mid((r) => r.lagMs.p99, 2),
-    wireLagP99Ms: mid((r) => r.wireLagMs.p99, 2),
-    // status.timestamp − scheduled: how late the server's timers fired, before any delivery.
-    fidelityP50Ms: mid((r) => r.fidelityMs.p50, 2),
-    fidelityP99Ms: mid((r) => r.fidelityMs.p99, 2),
-    fidelityMaxMs: round(Math.max(...runs.map((r) => r.fidelityMs.max)), 1),
-    firstEventP50Ms: mid((r) => r.firstEventMs.p50, 1),
-    firstEventP99Ms: mid((r) => r.firstEventMs.p99, 1),
-    rssPerStreamKB: mid((r) => (r.rssPerStreamBytes ?? Number.NaN) / 1024, 1),
-    rssPeakMB: mid((r) => (r.rssPeakBytes ?? Number.NaN) / 2 ** 20, 1),
-    ticksReceived: sum((r) => r.ticksReceived),
-    ticksScheduled: sum((r) => r.ticksScheduled),
-    lagMaxMs: round(Math.max(...runs.map((r) => r.lagMs.max)), 1),
-    openedStreams: sum((r) => r.opened),
-    failedStreams: sum((r) => r.failed),
-    listenOverflows: sum((r) => r.listenOverflowsDuringRamp),
-    serverMajorGcs: sum((r) => r.serverGc.major),
-    serverCpu: mid((r) => r.serverCpu, 2),
-    rounds: runs,
-  };
-}
-type SseSummary = ReturnType<typeof sseSummary>;
 
 /** Unnumbered status updates that open bench-append and bench-status (the scenarios say why). */
 const LEAD_EVENTS = 500;
@@ -457,85 +284,7 @@ try {
         ...(await soakRun(settings.soak, { pin, log })),
       };
     } else {
-      const runs: Record<ServerKind, SseRun[]> = { simulator: [], sdk: [], express: [] };
-      for (let r = 0; r < settings.rounds; r++) {
-        for (const kind of SSE_KINDS) {
-          const run = await sseRun(workload, kind, r);
-          runs[kind].push(run);
-          log(
-            `  ${workload.name} ${kind}: lag p50 ${fixed(run.lagMs.p50, 2)} ms, p99 ${fixed(run.lagMs.p99, 2)} ms ` +
-              `(wire p99 ${fixed(run.wireLagMs.p99, 2)}, timer p99 ${fixed(run.fidelityMs.p99, 2)}), first event p50 ${fixed(run.firstEventMs.p50, 1)} / p99 ${fixed(run.firstEventMs.p99, 1)} ms, ` +
-              `${fixed((run.rssPerStreamBytes ?? Number.NaN) / 1024, 1)} KB/stream, ${run.ticksReceived}/${run.ticksScheduled} ticks, ` +
-              `${run.opened}/${run.streams} opened, ${run.failed} failed, ramp ${fixed(run.rampMs)} ms (${run.listenOverflowsDuringRamp ?? '?'} listen overflows), ` +
-              `server CPU ${fixed((run.serverCpu ?? Number.NaN) * 100)}%, client CPU ${fixed(run.clientCpu * 100)}%, ` +
-              `server GC: ${run.serverGc.major} major (marking up to ${run.serverGc.maxMajorMarkingMs} ms), max pause ${run.serverGc.maxPauseMs} ms`,
-          );
-        }
-      }
-      const servers = Object.fromEntries(SSE_KINDS.map((kind) => [kind, sseSummary(runs[kind])])) as Partial<
-        Record<ServerKind, SseSummary>
-      >;
-      /**
-       * The lag percentiles are over the ticks received by the end of the grace period: with more
-       * than 1 % of them missing, a server's true p99 lies among ticks never seen, so no ratio.
-       */
-      const lagP99 = (kind: ServerKind) => {
-        const summary = servers[kind];
-        return summary && summary.ticksReceived >= 0.99 * summary.ticksScheduled
-          ? (summary.lagP99Ms ?? Number.NaN)
-          : Number.NaN;
-      };
-      // Three digits: against the sdk's seconds of lag, two would round the simulator's to 0.
-      const lagRatio = (other: ServerKind) => round(lagP99('simulator') / lagP99(other), 3);
-      const ratios = { lagP99SimOverSdk: lagRatio('sdk'), lagP99SimOverExpress: lagRatio('express') };
-      results[workload.name] = {
-        kind: 'sse',
-        description: workload.description,
-        streams: workload.streams,
-        scenarioTicks: ticksIn(settings.sseScenarios),
-        servers,
-        ratios,
-      };
-      const sim = servers.simulator!;
-      if (workload.hasTargets) {
-        targets.push(atMost(workload.name, 'event lag p99 (ms)', sim.lagP99Ms, 10));
-        targets.push(
-          atMost(
-            workload.name,
-            'timing fidelity p99: status.timestamp − scheduled (ms)',
-            sim.fidelityP99Ms,
-            5,
-          ),
-        );
-        targets.push(atMost(workload.name, 'server RSS per stream (KB)', sim.rssPerStreamKB, 60));
-      }
-      if (workload.againstExpress) {
-        const held = Math.min(...runs.simulator.map((r) => r.opened - r.failed));
-        targets.push(
-          toTarget(
-            workload.name,
-            'simulator streams held: fewest opened and not failed in a round (and no tick missing)',
-            `= ${workload.streams}`,
-            held,
-            held === workload.streams && sim.ticksReceived === sim.ticksScheduled,
-          ),
-        );
-        // A tick missing at the end of the grace period was later than that: a server that misses
-        // more than 1 % of them has a p99 past the grace period, though not a figure.
-        const express = lagP99('express');
-        const expressLost = Number.isNaN(express) && (servers.express?.ticksScheduled ?? 0) > 0;
-        targets.push(
-          toTarget(
-            workload.name,
-            'event lag p99 (ms), simulator, no worse than express in the same run',
-            expressLost
-              ? `≤ express's, > ${settings.sseGraceMs} (it missed over 1 % of its ticks)`
-              : `≤ ${fixed(express, 2)} (express)`,
-            servers.express ? lagP99('simulator') : Number.NaN,
-            lagP99('simulator') <= (expressLost ? settings.sseGraceMs : express),
-          ),
-        );
-      }
+      record(workload.name, await measure(sseFamily, workload, bench));
     }
   }
 } finally {
@@ -599,55 +348,7 @@ function tableRows(): TableRow[] {
         },
       });
     } else {
-      const s = r.servers as Partial<Record<ServerKind, SseSummary>>;
-      const ratios = r.ratios as { lagP99SimOverSdk: number | null; lagP99SimOverExpress: number | null };
-      const ratioCell = (ratio: number | null) =>
-        ratio === null ? '' : `p99 ${grouped(ratio, ratio < 0.1 ? 3 : 2)}×`;
-      const servers = (cell: (c: SseSummary) => string) => byKind((k) => (s[k] ? cell(s[k]) : '—'));
-      const target = [
-        ...(workload.hasTargets ? ['lag p99 ≤10 ms, timer p99 ≤5 ms, ≤60 KB/stream'] : []),
-        ...(workload.againstExpress ? ['all streams held, lag p99 ≤ express'] : []),
-      ];
-      rows.push(
-        {
-          label: `${workload.name} lag p50/p99`,
-          target: target.join('; ') || '(for information)',
-          servers: servers((c) => `${grouped(c.lagP50Ms, 1)}/${grouped(c.lagP99Ms, 1)} ms`),
-          simOverSdk: ratioCell(ratios.lagP99SimOverSdk),
-          simOverExpress: ratioCell(ratios.lagP99SimOverExpress),
-          met: verdict(workload.name),
-        },
-        {
-          label: '  wire lag p99, timer p50/p99',
-          target: '',
-          servers: servers(
-            (c) =>
-              `${grouped(c.wireLagP99Ms, 1)}; ${grouped(c.fidelityP50Ms, 1)}/${grouped(c.fidelityP99Ms, 1)} ms`,
-          ),
-        },
-        {
-          label: '  RSS/stream, server CPU',
-          target: '',
-          servers: servers(
-            (c) => `${grouped(c.rssPerStreamKB, 1)} KB, ${grouped((c.serverCpu ?? Number.NaN) * 100)}%`,
-          ),
-        },
-        {
-          label: '  ticks recv/sched',
-          target: '',
-          servers: servers((c) => `${grouped(c.ticksReceived)}/${grouped(c.ticksScheduled)}`),
-        },
-        {
-          label: '  streams opened, failed',
-          target: '',
-          servers: servers((c) => `${grouped(c.openedStreams)}, ${grouped(c.failedStreams)}`),
-        },
-        {
-          label: '  1st event p50/p99',
-          target: '',
-          servers: servers((c) => `${grouped(c.firstEventP50Ms)}/${grouped(c.firstEventP99Ms)} ms`),
-        },
-      );
+      rows.push(...measuredRows.get(workload.name)!);
     }
   }
   return rows;

@@ -1,17 +1,7 @@
-/** What the bench measures; the startup and HTTP workloads are with their families. */
+/** What the bench measures; the startup, HTTP and SSE workloads are with their families. */
 import type { StartupWorkload } from './families/startup.js';
 import type { HttpWorkload } from './families/http-workloads.js';
-
-export interface SseWorkload {
-  kind: 'sse';
-  name: string;
-  description: string;
-  streams: number;
-  /** The lag and RSS targets apply (1000 streams); other sizes are shown for information. */
-  hasTargets: boolean;
-  /** Every stream held and lag p99 no worse than bare express's in the same run (5000 streams). */
-  againstExpress: boolean;
-}
+import type { SseWorkload } from './families/sse.js';
 
 /**
  * Streams whose every event either appends one artifact chunk (bench-append) or is a status update
@@ -35,17 +25,6 @@ export interface SoakWorkload {
 }
 
 export type Workload = HttpWorkload | SseWorkload | StreamCostWorkload | SoakWorkload | StartupWorkload;
-
-export function sseWorkloads(with5000: boolean): SseWorkload[] {
-  return [100, 1000, ...(with5000 ? [5000] : [])].map((streams) => ({
-    kind: 'sse',
-    name: `sse-${streams}`,
-    description: `${streams} concurrent REST message:stream streams, one status update every 100 ms each`,
-    streams,
-    hasTargets: streams === 1000,
-    againstExpress: streams === 5000,
-  }));
-}
 
 export function streamCostWorkloads(streams: number): StreamCostWorkload[] {
   return [

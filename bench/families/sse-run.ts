@@ -1,0 +1,151 @@
+/**
+ * One run of an SSE workload on one server: a fresh server at --speed 1 under `node --trace-gc`, a
+ * warm-up stream, then bench/sse-client.ts on the load core. During the client's steady window this
+ * side samples the server's RSS, CPU time and garbage collections: they explain its lag.
+ */
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { SseJob, SseResult } from '../sse-client.js';
+import type { Bench } from '../lib/family.js';
+import {
+  cpuMs,
+  listenOverflows,
+  LOAD_CORE,
+  resultOf,
+  rssBytes,
+  spawnPinned,
+  startServer,
+  stopChild,
+  tsxArgv,
+  type ServerKind,
+} from '../lib/procs.js';
+import { warmStream } from '../lib/requests.js';
+import { round } from '../lib/stats.js';
+
+export interface SseRun extends SseResult {
+  rssBaselineBytes: number | null;
+  rssPeakBytes: number | null;
+  rssPerStreamBytes: number | null;
+  serverCpu: number | null;
+  /** Connections the kernel dropped (listen queue full) while the streams were opening. */
+  listenOverflowsDuringRamp: number | null;
+  /** The server's garbage collections from the window's start to the end of the grace period. */
+  serverGc: {
+    collections: number;
+    totalPauseMs: number | null;
+    maxPauseMs: number | null;
+    major: number;
+    maxMajorMarkingMs: number | null;
+  };
+}
+
+/** What `node --trace-gc` said about one collection. */
+interface GcLine {
+  major: boolean;
+  pauseMs: number;
+  /** Major GCs: from the start of (incremental, concurrent) marking to the end, ms. */
+  markingMs: number;
+}
+
+function parseGcLine(line: string): GcLine | undefined {
+  const kind = /ms: (Scavenge|Mark-Compact|Mark-Sweep|Minor Mark-Sweep)/.exec(line)?.[1];
+  const pause = /MB, ([\d.]+) \/ [\d.]+ ms/.exec(line)?.[1];
+  if (!kind || pause === undefined) return undefined;
+  const marking = /walltime since start of marking (\d+) ms/.exec(line)?.[1];
+  return { major: kind.startsWith('Mark'), pauseMs: Number(pause), markingMs: Number(marking ?? 0) };
+}
+
+/** How many ticks the bench-ticks scenario in `dir` has. */
+export function ticksIn(dir: string): number {
+  const text = readFileSync(`${dir}/bench-ticks.yaml`, 'utf8');
+  return Math.max(0, ...[...text.matchAll(/['"]tick (\d+)['"]/g)].map((m) => Number(m[1])));
+}
+
+export async function sseRun(
+  streams: number,
+  kind: ServerKind,
+  roundIndex: number,
+  bench: Bench,
+): Promise<SseRun> {
+  const { settings, pin } = bench;
+  // --trace-gc: the server's collections during the window explain its lag tail.
+  let inWindow = false;
+  const gcs: GcLine[] = [];
+  const ticks = ticksIn(settings.sseScenarios);
+  const server = await startServer(kind, {
+    pin,
+    speed: 1,
+    scenarioDir: settings.sseScenarios,
+    nodeFlags: bench.simulatorFlags,
+    traceGc: true,
+    ticks,
+    onLine: (line) => {
+      const gc = inWindow ? parseGcLine(line) : undefined;
+      if (gc) gcs.push(gc);
+    },
+  });
+  try {
+    await warmStream(server.url, 'bench-ticks', 3);
+    await sleep(settings.idleSettleMs);
+    const baseline = rssBytes(server.pid);
+    const overflowsBefore = listenOverflows();
+    const job: SseJob = {
+      url: server.url,
+      streams,
+      windowMs: settings.sseWindowMs,
+      settleMs: settings.sseSettleMs,
+      graceMs: settings.sseGraceMs,
+      rampTimeoutMs: settings.sseRampTimeoutMs,
+      runId: `r${roundIndex}`,
+      ticks,
+    };
+    const client = spawnPinned(tsxArgv('bench/sse-client.ts', [JSON.stringify(job)]), LOAD_CORE, pin);
+    const samples: number[] = [];
+    let sampler: NodeJS.Timeout | undefined;
+    let cpuBefore: number | undefined;
+    let overflowsAtSteady: number | undefined;
+    let windowStarted = 0;
+    const result = await resultOf<SseResult>(client, 'SSE client', ({ phase }) => {
+      if (phase !== 'steady') return;
+      inWindow = true;
+      overflowsAtSteady = listenOverflows();
+      cpuBefore = cpuMs(server.pid);
+      windowStarted = performance.now();
+      sampler = setInterval(() => {
+        const rss = rssBytes(server.pid);
+        if (rss !== undefined) samples.push(rss);
+      }, 100);
+    });
+    inWindow = false;
+    clearInterval(sampler);
+    const cpuAfter = cpuMs(server.pid);
+    const windowMs = performance.now() - windowStarted;
+    await stopChild(client);
+    const peak = samples.length ? Math.max(...samples) : undefined;
+    const majors = gcs.filter((g) => g.major);
+    return {
+      ...result,
+      rssBaselineBytes: baseline ?? null,
+      rssPeakBytes: peak ?? null,
+      rssPerStreamBytes: baseline !== undefined && peak !== undefined ? (peak - baseline) / streams : null,
+      serverCpu: cpuBefore !== undefined && cpuAfter !== undefined ? (cpuAfter - cpuBefore) / windowMs : null,
+      listenOverflowsDuringRamp:
+        overflowsBefore !== undefined && overflowsAtSteady !== undefined
+          ? overflowsAtSteady - overflowsBefore
+          : null,
+      serverGc: {
+        collections: gcs.length,
+        totalPauseMs: round(
+          gcs.reduce((sum, g) => sum + g.pauseMs, 0),
+          1,
+        ),
+        maxPauseMs: round(Math.max(0, ...gcs.map((g) => g.pauseMs)), 1),
+        major: majors.length,
+        maxMajorMarkingMs: round(Math.max(0, ...majors.map((g) => g.markingMs)), 0),
+      },
+    };
+  } finally {
+    await server.stop();
+  }
+}
