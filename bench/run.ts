@@ -6,30 +6,28 @@
  *                                                                   (--help says what each does)
  *
  * Every server runs as its own child process pinned to core 0 (`taskset -c 0`), started afresh for
- * every run; the load generators (autocannon in bench/load.ts, the SSE client in bench/sse-client.ts)
- * run as child processes pinned to core 1, and so does this orchestrator (`taskset -a -p`), which only
- * starts processes and samples /proc between and around runs. Servers alternate run by run
- * (simulator, sdk, express, simulator, sdk, express, …) so drift on the machine hits all alike. The
- * soak (bench/soak.ts) is the exception: one process holds the simulator and its traffic, on a
- * virtual clock. Prints a table, then the JSON (or writes it to --json FILE).
+ * every run; the load generators (autocannon in bench/load.ts, the SSE clients) run as child
+ * processes pinned to core 1, and so does this orchestrator (`taskset -a -p`), which only starts
+ * processes and samples /proc between and around runs. Servers alternate run by run (simulator, sdk,
+ * express, simulator, sdk, express, …) so drift on the machine hits all alike. The soak is the
+ * exception: one process holds the simulator and its traffic, on a virtual clock.
+ *
+ * Each workload family (bench/families/) runs, sums up and judges its own workloads; this file picks
+ * the workloads, plays them in order, prints the table, then the JSON (or writes it to --json FILE).
  */
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { soakRun, type SoakSummary } from './soak.js';
 import { httpFamily } from './families/http.js';
+import { soakFamily } from './families/soak.js';
 import { sseFamily } from './families/sse.js';
 import { startupFamily } from './families/startup.js';
 import { streamCostFamily } from './families/stream-cost.js';
-import { measure, type Bench, type Measured } from './lib/family.js';
-import { grouped } from './lib/format.js';
+import { plan, type Bench, type Measured } from './lib/family.js';
 import { HELP, parseOptions } from './lib/options.js';
 import { canPin, killAll, LOAD_CORE, pinSelf } from './lib/procs.js';
 import { buildReport, readVersions, writeReport } from './lib/report.js';
-import { formatTable, type TableRow } from './lib/table.js';
-import { targetsSummary, type Target } from './lib/targets.js';
-import { SOAK, type Workload } from './workloads.js';
-
-// ---------------------------------------------------------------------------------------- options
+import { formatTable } from './lib/table.js';
+import { targetsSummary } from './lib/targets.js';
 
 // Paths below (dist/, bench/, node_modules/) are relative to the repository root.
 process.chdir(fileURLToPath(new URL('..', import.meta.url)));
@@ -41,27 +39,26 @@ if (options === 'help') {
 }
 const { settings } = options;
 
-const allWorkloads: Workload[] = [
-  ...startupFamily.workloads(options),
-  ...httpFamily.workloads(options),
-  ...sseFamily.workloads(options),
-  ...streamCostFamily.workloads(options),
-  SOAK,
+// ---------------------------------------------------------------------------------------- pick
+
+const soak = plan(soakFamily, options);
+const planned = [
+  ...plan(startupFamily, options),
+  ...plan(httpFamily, options),
+  ...plan(sseFamily, options),
+  ...plan(streamCostFamily, options),
+  ...soak,
 ];
-const wanted = options.only;
 // The soak is a mode of its own (a couple of minutes): only when asked for by --soak or --only.
-const selected = wanted.length
-  ? allWorkloads.filter((w) => wanted.some((o) => w.name === o || w.name.startsWith(o)))
-  : allWorkloads.filter((w) => w.kind !== 'soak' && !options.soak);
-const workloads = options.soak && !selected.includes(SOAK) ? [...selected, SOAK] : selected;
-if (workloads.length === 0) throw new Error(`--only ${wanted.join(',')} matches no workload`);
-
-// ---------------------------------------------------------------------------------------- helpers
-
-const log = (line: string) => process.stderr.write(`${line}\n`);
+const selected = options.only.length
+  ? planned.filter((w) => options.only.some((o) => w.name === o || w.name.startsWith(o)))
+  : planned.filter((w) => !w.onRequest && !options.soak);
+const workloads = options.soak ? [...selected, ...soak.filter((w) => !selected.includes(w))] : selected;
+if (workloads.length === 0) throw new Error(`--only ${options.only.join(',')} matches no workload`);
 
 // ---------------------------------------------------------------------------------------- setup
 
+const log = (line: string) => process.stderr.write(`${line}\n`);
 /** Node flags for every simulator process (comparators ignore them). */
 const simulatorFlags = options.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfDir] : [];
 const pin = canPin();
@@ -76,90 +73,36 @@ process.once('SIGINT', () => {
 // Node loads its fetch (undici) on first use: not inside the first server's startup time.
 await (await fetch('data:text/plain,warm')).text();
 
-// ---------------------------------------------------------------------------------------- runs
-
-// ---------------------------------------------------------------------------------------- targets
-
-const targets: Target[] = [];
-
-// ---------------------------------------------------------------------------------------- main
+// ---------------------------------------------------------------------------------------- run
 
 const startedAt = new Date();
-const loadStart = loadavg();
-const results: Record<string, unknown> = {};
-const measuredRows = new Map<string, TableRow[]>();
-function record(workload: string, measured: Measured): void {
-  results[workload] = measured.result;
-  targets.push(...measured.targets);
-  measuredRows.set(workload, measured.rows);
-}
+const loadBefore = loadavg();
 const bench: Bench = { settings, pin, simulatorFlags, log };
 log(
   `a2a-sim bench: ${workloads.map((w) => w.name).join(', ')}; ${settings.durationSec} s per run, ` +
     `${settings.rounds} round(s); ${pin ? `servers on core 0, load on core 1${pinnedSelf ? '' : ' (this process unpinned)'}` : 'no taskset: unpinned'}`,
 );
 
+const measured: Measured[] = [];
 try {
-  for (const workload of workloads) {
-    if (workload.kind === 'startup') {
-      record(workload.name, await measure(startupFamily, workload, bench));
-    } else if (workload.kind === 'http') {
-      record(workload.name, await measure(httpFamily, workload, bench));
-    } else if (workload.kind === 'stream-cost') {
-      record(workload.name, await measure(streamCostFamily, workload, bench));
-    } else if (workload.kind === 'soak') {
-      results[workload.name] = {
-        kind: 'soak',
-        description: workload.description,
-        ...(await soakRun(settings.soak, { pin, log })),
-      };
-    } else {
-      record(workload.name, await measure(sseFamily, workload, bench));
-    }
-  }
+  for (const workload of workloads) measured.push(await workload.measure(bench));
 } finally {
-  await httpFamily.close?.();
+  for (const family of [startupFamily, httpFamily, sseFamily, streamCostFamily, soakFamily])
+    await family.close?.();
 }
 
 // ---------------------------------------------------------------------------------------- report
 
+const targets = measured.flatMap((m) => m.targets);
 const report = buildReport({
   startedAt,
-  loadBefore: loadStart,
+  loadBefore,
   versions,
   settings,
   pin,
-  workloads: results,
+  workloads: Object.fromEntries(measured.map((m) => [m.name, m.result])),
   targets,
 });
-
-function tableRows(): TableRow[] {
-  const rows: TableRow[] = [];
-  for (const workload of workloads) {
-    const r = results[workload.name] as Record<string, unknown> | undefined;
-    if (!r) continue;
-    if (workload.kind === 'soak') {
-      const soak = r as unknown as SoakSummary;
-      rows.push({
-        label: workload.name,
-        target: 'RSS flat after warm-up',
-        servers: {
-          simulator:
-            `RSS ${grouped(soak.rssMB.end, 1)} MB, slope ${grouped(soak.slope.rssMBPerHour, 2)} MB/h, ` +
-            `${grouped(soak.slope.rssMBPer10kTasks, 2)} MB/10k tasks (heap ${grouped(soak.slope.heapMBPerHour, 2)}, ` +
-            `${grouped(soak.slope.heapMBPer10kTasks, 2)}); ${grouped(soak.tasksCreated)} tasks, ` +
-            `evicted ${grouped(soak.evictions.ttl)} TTL + ${grouped(soak.evictions.cap)} cap`,
-          sdk: '—',
-          express: '—',
-        },
-      });
-    } else {
-      rows.push(...measuredRows.get(workload.name)!);
-    }
-  }
-  return rows;
-}
-
-process.stdout.write(`\n${formatTable(tableRows())}\n\n`);
+process.stdout.write(`\n${formatTable(measured.flatMap((m) => m.rows))}\n\n`);
 process.stdout.write(targetsSummary(targets));
 writeReport(report, options.jsonFile);

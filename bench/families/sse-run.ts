@@ -14,10 +14,9 @@ import {
   LOAD_CORE,
   resultOf,
   rssBytes,
-  spawnPinned,
+  spawnJob,
   startServer,
   stopChild,
-  tsxArgv,
   type ServerKind,
 } from '../lib/procs.js';
 import { warmStream } from '../lib/requests.js';
@@ -100,7 +99,7 @@ export async function sseRun(
       runId: `r${roundIndex}`,
       ticks,
     };
-    const client = spawnPinned(tsxArgv('bench/sse-client.ts', [JSON.stringify(job)]), LOAD_CORE, pin);
+    const client = spawnJob('bench/sse-client.ts', job, { core: LOAD_CORE, pin });
     const samples: number[] = [];
     let sampler: NodeJS.Timeout | undefined;
     let cpuBefore: number | undefined;

@@ -21,10 +21,9 @@ import {
   LOAD_CORE,
   preciseCpuMs,
   resultOf,
-  spawnPinned,
+  spawnJob,
   startServer,
   stopChild,
-  tsxArgv,
   type ServerKind,
 } from '../lib/procs.js';
 import { warmStream } from '../lib/requests.js';
@@ -130,7 +129,7 @@ async function streamCostRun(
       timeoutMs: ((LEAD_EVENTS + EVENTS) * 10 * 6) / settings.costSpeed + 10_000,
       runId: `r${roundIndex}`,
     };
-    const client = spawnPinned(tsxArgv('bench/stream-cost-client.ts', [JSON.stringify(job)]), LOAD_CORE, pin);
+    const client = spawnJob('bench/stream-cost-client.ts', job, { core: LOAD_CORE, pin });
     const marks: Marks = {};
     const result = await resultOf<StreamCostResult, { phase: string; mark?: StreamCostMark }>(
       client,

@@ -1,7 +1,7 @@
 /**
  * A workload family: the workloads measured one way (HTTP sends under autocannon, SSE streams, …)
- * and everything the bench knows of them, behind one interface. run.ts picks the workloads and
- * plays each one through {@link measure}; the family's targets live with it.
+ * and everything the bench knows of them, behind one interface. run.ts {@link plan}s every
+ * family's workloads, picks some and measures each; the family's targets live with it.
  */
 import type { BenchOptions, Settings } from './options.js';
 import type { TableRow } from './table.js';
@@ -50,20 +50,35 @@ export interface WorkloadFamily<W extends Workload, Runs, Result> {
 }
 
 export interface Measured {
+  name: string;
+  /** The workload's record in the report. */
   result: unknown;
   targets: Target[];
   rows: TableRow[];
 }
 
-export async function measure<W extends Workload, Runs, Result>(
+/** A workload bound to its family: what run.ts picks from and measures. */
+export interface PlannedWorkload {
+  name: string;
+  /** Its family's {@link WorkloadFamily.onRequest}. */
+  onRequest: boolean;
+  measure(bench: Bench): Promise<Measured>;
+}
+
+export function plan<W extends Workload, Runs, Result>(
   family: WorkloadFamily<W, Runs, Result>,
-  workload: W,
-  bench: Bench,
-): Promise<Measured> {
-  const runs = await family.run(workload, bench);
-  const result = family.summarise(workload, runs, bench);
-  const targets = family.judge(workload, result, bench);
-  return { result, targets, rows: family.rows(workload, result, verdict(targets)) };
+  options: BenchOptions,
+): PlannedWorkload[] {
+  return family.workloads(options).map((workload) => ({
+    name: workload.name,
+    onRequest: family.onRequest ?? false,
+    async measure(bench) {
+      const runs = await family.run(workload, bench);
+      const result = family.summarise(workload, runs, bench);
+      const targets = family.judge(workload, result, bench);
+      return { name: workload.name, result, targets, rows: family.rows(workload, result, verdict(targets)) };
+    },
+  }));
 }
 
 /**

@@ -59,6 +59,15 @@ export function spawnPinned(argv: string[], core: number, pin: boolean): ChildPr
   return child;
 }
 
+/** Starts one of the bench's job scripts (the stream clients, the soak process): the job as JSON in argv[2]. */
+export function spawnJob(
+  script: string,
+  job: unknown,
+  { core, pin, nodeFlags = [] }: { core: number; pin: boolean; nodeFlags?: string[] },
+): ChildProcess {
+  return spawnPinned(tsxArgv(script, [JSON.stringify(job)], nodeFlags), core, pin);
+}
+
 /** Resident set size of `pid` in bytes, from /proc; undefined where there is no /proc. */
 export function rssBytes(pid: number): number | undefined {
   try {
