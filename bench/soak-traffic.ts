@@ -147,13 +147,16 @@ interface SoakAction {
   run(client: SoakClient): Promise<unknown>;
 }
 
+/** A REST message:send of `text` (phrased), whose task must be in `state` when it answers. */
+const restSendAction = (name: string, weight: number, text: string, state: string): SoakAction => ({
+  name,
+  weight,
+  run: (client) => client.restSend(client.phrase(text), state),
+});
+
 /** The actions of the mix, with their weights: mostly new tasks, some reads. */
 const ACTIONS: SoakAction[] = [
-  {
-    name: 'rest-send-weather',
-    weight: 24,
-    run: (client) => client.restSend(client.phrase('What is the weather today?'), 'TASK_STATE_COMPLETED'),
-  },
+  restSendAction('rest-send-weather', 24, 'What is the weather today?', 'TASK_STATE_COMPLETED'),
   {
     name: 'jsonrpc-v1-send-weather',
     weight: 8,
@@ -192,11 +195,7 @@ const ACTIONS: SoakAction[] = [
       await client.restSend('From Paris to Rome', 'TASK_STATE_COMPLETED', { taskId: task.id });
     },
   },
-  {
-    name: 'rest-send-failure',
-    weight: 8,
-    run: (client) => client.restSend(client.phrase('Please fail this task'), 'TASK_STATE_FAILED'),
-  },
+  restSendAction('rest-send-failure', 8, 'Please fail this task', 'TASK_STATE_FAILED'),
   {
     // The report takes 2–4 s to cancel: the task goes on working meanwhile, then ends canceled.
     name: 'rest-slow-cancel',
