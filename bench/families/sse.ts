@@ -10,7 +10,7 @@ import { fixed, grouped } from '../lib/format.js';
 import { byKind, SERVER_KINDS, type ServerKind } from '../lib/procs.js';
 import type { Settings } from '../lib/options.js';
 import { medianOf, round, sumOf } from '../lib/stats.js';
-import { atMost, toTarget, type Target } from '../lib/targets.js';
+import { limitTarget, toTarget, type Target } from '../lib/targets.js';
 import { sseRun, ticksIn, type SseRun } from './sse-run.js';
 
 export interface SseWorkload extends Workload {
@@ -104,14 +104,11 @@ function judge(workload: SseWorkload, { servers }: SseSummary, bench: Bench): Ta
   const targets: Target[] = [];
   if (workload.hasTargets) {
     targets.push(
-      atMost(name, 'event lag p99 (ms)', sim.lagP99Ms, LIMITS.lagP99Ms),
-      atMost(
-        name,
-        'timing fidelity p99: status.timestamp − scheduled (ms)',
-        sim.fidelityP99Ms,
-        LIMITS.fidelityP99Ms,
-      ),
-      atMost(name, 'server RSS per stream (KB)', sim.rssPerStreamKB, LIMITS.rssPerStreamKB),
+      limitTarget(name, 'event lag p99 (ms)', sim.lagP99Ms, { atMost: LIMITS.lagP99Ms }),
+      limitTarget(name, 'timing fidelity p99: status.timestamp − scheduled (ms)', sim.fidelityP99Ms, {
+        atMost: LIMITS.fidelityP99Ms,
+      }),
+      limitTarget(name, 'server RSS per stream (KB)', sim.rssPerStreamKB, { atMost: LIMITS.rssPerStreamKB }),
     );
   }
   if (workload.againstExpress) {

@@ -9,7 +9,7 @@ import { fixed, grouped } from '../lib/format.js';
 import { byKind, rssBytes, SERVER_KINDS, startServer, type ServerKind } from '../lib/procs.js';
 import { createTask } from '../lib/requests.js';
 import { medianOf, round } from '../lib/stats.js';
-import { atMost } from '../lib/targets.js';
+import { limitTarget } from '../lib/targets.js';
 
 export interface StartupWorkload extends Workload {
   kind: 'startup';
@@ -88,8 +88,10 @@ export const startupFamily: WorkloadFamily<
     ),
   summarise,
   judge: (workload, { servers: { simulator } }) => [
-    atMost(workload.name, 'simulator startup to first answer (ms)', simulator.startupMs, LIMITS.startupMs),
-    atMost(workload.name, 'simulator idle RSS (MB)', simulator.idleRssMB, LIMITS.idleRssMB),
+    limitTarget(workload.name, 'simulator startup to first answer (ms)', simulator.startupMs, {
+      atMost: LIMITS.startupMs,
+    }),
+    limitTarget(workload.name, 'simulator idle RSS (MB)', simulator.idleRssMB, { atMost: LIMITS.idleRssMB }),
   ],
   rows: (_workload, { servers }, met) => [
     {

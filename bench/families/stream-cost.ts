@@ -28,7 +28,7 @@ import {
 } from '../lib/procs.js';
 import { warmStream } from '../lib/requests.js';
 import { medianOf, round, sumOf } from '../lib/stats.js';
-import { atMost } from '../lib/targets.js';
+import { limitTarget } from '../lib/targets.js';
 
 export interface StreamCostWorkload extends Workload {
   kind: 'stream-cost';
@@ -232,12 +232,11 @@ export const streamCostFamily: WorkloadFamily<
     ),
   summarise,
   judge: (workload, { servers }) => [
-    atMost(
+    limitTarget(
       workload.name,
       `simulator CPU per event, ${windowEvents(LATE)} ÷ ${windowEvents(EARLY)}`,
       servers.simulator?.lateOverEarly,
-      LATE_OVER_EARLY_LIMIT,
-      LATE_OVER_EARLY_LIMIT.toFixed(2),
+      { atMost: LATE_OVER_EARLY_LIMIT, label: LATE_OVER_EARLY_LIMIT.toFixed(2) },
     ),
   ],
   rows: (workload, { servers }, met) => {

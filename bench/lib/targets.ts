@@ -14,6 +14,7 @@ export interface Target {
   pass: boolean | null;
 }
 
+/** A target of `value`, met or not as `pass` says; NaN, a missing figure, is neither. */
 export function toTarget(
   workload: string,
   name: string,
@@ -24,26 +25,27 @@ export function toTarget(
   return { workload, name, target, value: round(value, 3), pass: Number.isFinite(value) ? pass : null };
 }
 
-/** A target met when `value` is at most `limit` (written `label`); a missing value is not met. */
-export function atMost(
-  workload: string,
-  name: string,
-  value: number | null | undefined,
-  limit: number,
-  label = `${limit}`,
-): Target {
-  return toTarget(workload, name, `≤ ${label}`, value ?? Number.NaN, (value ?? Infinity) <= limit);
-}
+/**
+ * A limit on a figure: `{ atMost: 10 }` reads `≤ 10` in the report, `{ below: 1, label: '1.0' }`
+ * reads `< 1.0`.
+ */
+export type Limit = ({ atMost: number } | { atLeast: number } | { below: number }) & { label?: string };
 
-/** A target met when `value` is at least `limit` (written `label`). */
-export function atLeast(
+/** The target of `value` against `limit`; a missing value is neither met nor missed. */
+export function limitTarget(
   workload: string,
   name: string,
   value: number | null | undefined,
-  limit: number,
-  label = `${limit}`,
+  limit: Limit,
 ): Target {
-  return toTarget(workload, name, `≥ ${label}`, value ?? Number.NaN, (value ?? 0) >= limit);
+  const figure = value ?? Number.NaN;
+  const [sign, bound, met] =
+    'atMost' in limit
+      ? ['≤', limit.atMost, figure <= limit.atMost]
+      : 'atLeast' in limit
+        ? ['≥', limit.atLeast, figure >= limit.atLeast]
+        : ['<', limit.below, figure < limit.below];
+  return toTarget(workload, name, `${sign} ${limit.label ?? bound}`, figure, met);
 }
 
 /** The table's `met` cell for one workload's targets: empty when it has none. */
