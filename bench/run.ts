@@ -52,7 +52,7 @@ const planned = [
 // The soak is a mode of its own (a couple of minutes): only when asked for by --soak or --only.
 const selected = options.only.length
   ? planned.filter((w) => options.only.some((o) => w.name === o || w.name.startsWith(o)))
-  : planned.filter((w) => !w.onRequest && !options.soak);
+  : planned.filter((w) => !w.family.onRequest && !options.soak);
 const workloads = options.soak ? [...selected, ...soak.filter((w) => !selected.includes(w))] : selected;
 if (workloads.length === 0) throw new Error(`--only ${options.only.join(',')} matches no workload`);
 
@@ -87,8 +87,7 @@ const measured: Measured[] = [];
 try {
   for (const workload of workloads) measured.push(await workload.measure(bench));
 } finally {
-  for (const family of [startupFamily, httpFamily, sseFamily, streamCostFamily, soakFamily])
-    await family.close?.();
+  for (const family of new Set(planned.map((w) => w.family))) await family.close?.();
 }
 
 // ---------------------------------------------------------------------------------------- report

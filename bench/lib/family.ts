@@ -49,6 +49,7 @@ export interface WorkloadFamily<W extends Workload, Runs, Result> {
   close?(): Promise<void>;
 }
 
+/** What one workload gave: its record, its targets judged, its rows in the table. */
 export interface Measured {
   name: string;
   /** The workload's record in the report. */
@@ -60,8 +61,7 @@ export interface Measured {
 /** A workload bound to its family: what run.ts picks from and measures. */
 export interface PlannedWorkload {
   name: string;
-  /** Its family's {@link WorkloadFamily.onRequest}. */
-  onRequest: boolean;
+  family: Pick<WorkloadFamily<Workload, unknown, unknown>, 'onRequest' | 'close'>;
   measure(bench: Bench): Promise<Measured>;
 }
 
@@ -71,7 +71,7 @@ export function plan<W extends Workload, Runs, Result>(
 ): PlannedWorkload[] {
   return family.workloads(options).map((workload) => ({
     name: workload.name,
-    onRequest: family.onRequest ?? false,
+    family,
     async measure(bench) {
       const runs = await family.run(workload, bench);
       const result = family.summarise(workload, runs, bench);
