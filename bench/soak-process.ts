@@ -27,7 +27,7 @@ export interface SoakJob {
   busyPerMinute: number;
   quietPerMinute: number;
   sampleEveryMinutes: number;
-  retention: { maxTasks: number; terminalTtlMs: number };
+  retention: { maxTasks: number; terminalTtl: number };
 }
 
 export interface SoakSample {
@@ -99,7 +99,7 @@ sim.store.onEvict((record) => {
   if (closing) return;
   // The store evicts a terminal task whose end is older than the TTL, or, past maxTasks, the oldest.
   const { state, timestamp } = record.task.status;
-  const expired = TERMINAL.has(state) && Date.parse(timestamp) <= clock.now() - job.retention.terminalTtlMs;
+  const expired = TERMINAL.has(state) && Date.parse(timestamp) <= clock.now() - job.retention.terminalTtl;
   if (expired) {
     evictedTtl++;
     firstEvictionHour.ttl ??= hoursNow();

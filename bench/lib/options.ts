@@ -43,7 +43,7 @@ function soakSettings(quick: boolean): SoakSettings {
         busyPerMinute: 20,
         quietPerMinute: 4,
         sampleEveryMinutes: 2,
-        retention: { maxTasks: 50, terminalTtlMs: 5 * 60_000 },
+        retention: { maxTasks: 50, terminalTtl: 5 * 60_000 },
       }
     : {
         virtualHours: 24,
@@ -52,7 +52,7 @@ function soakSettings(quick: boolean): SoakSettings {
         busyPerMinute: 40,
         quietPerMinute: 8,
         sampleEveryMinutes: 15,
-        retention: { maxTasks: 1_000, terminalTtlMs: 60 * 60_000 },
+        retention: { maxTasks: 1_000, terminalTtl: 60 * 60_000 },
       };
 }
 
