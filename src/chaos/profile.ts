@@ -1,15 +1,13 @@
 /**
  * Chaos profiles: how the wire misbehaves. A profile is written in a `*.chaos.yaml` file (its name
- * is the file name), inline in a scenario, or as `key=value` pairs in the `X-Sim-Chaos` header or
- * `metadata.chaos`. Levels overlay field by field, the request's winning: header, then message
- * metadata, then the scenario's, then the global `--chaos`.
+ * is the file name), or as `key=value` pairs (`pairs.ts`), one per field, in a scenario's `chaos:`,
+ * the `X-Sim-Chaos` header or `metadata.chaos`. Levels overlay field by field, the request's
+ * winning: header, then message metadata, then the scenario's, then the global `--chaos`.
  *
- * @example X-Sim-Chaos: profile=flaky-mobile, drop-after=3, drop-mode=reset, duplicate=0.2
- * @example X-Sim-Chaos: flaky-mobile
+ * @example drop: { afterEvents: 3, mode: reset }   # X-Sim-Chaos: drop-after-events=3, drop-mode=reset
  */
 import { z } from 'zod';
 import { Delay, Duration } from '../lib/delay.js';
-import { durationLimitError, parseDuration } from '../lib/duration.js';
 
 export const DROP_MODES = ['fin', 'reset', 'hang'] as const;
 export type DropMode = (typeof DROP_MODES)[number];
@@ -118,64 +116,51 @@ export interface ChaosLevel {
   off?: boolean;
 }
 
-export class ChaosSyntaxError extends Error {}
+/** What a profile field holds, as far as writing it as text goes. */
+export type FieldValue =
+  | { kind: 'delay' | 'duration' | 'probability' }
+  | { kind: 'count'; min: number }
+  | { kind: 'choice' | 'list'; options: readonly string[] };
 
-type ApplyPair = (value: string, into: RawChaosProfile) => void;
+/** A setting of a profile: its path (`['latency', 'firstByte']`, `['quirks']`) and what it holds. */
+export interface ProfileField {
+  path: readonly string[];
+  value: FieldValue;
+}
 
-/** What each pair sets; a Map, so that `__proto__=1` or a bare `toString` names no key. */
-const HEADER_KEYS: ReadonlyMap<string, ApplyPair> = new Map<string, ApplyPair>([
-  ['drop-after', (v, p) => (p.drop = { ...p.drop, afterEvents: integer(v, 'drop-after') })],
-  ['drop-after-ms', (v, p) => (p.drop = { ...p.drop, afterMs: duration(v, 'drop-after-ms') })],
-  ['drop-rate', (v, p) => (p.drop = { ...p.drop, probability: probability(v, 'drop-rate') })],
-  ['drop-mode', (v, p) => (p.drop = { ...p.drop, mode: oneOf(v, DROP_MODES, 'drop-mode') })],
-  ['duplicate', (v, p) => (p.duplicate = { ...p.duplicate, probability: probability(v, 'duplicate') })],
-  ['duplicate-late', (v, p) => (p.duplicate = { ...p.duplicate, lateBy: integer(v, 'duplicate-late') })],
-  ['latency', (v, p) => (p.latency = { ...p.latency, firstByte: duration(v, 'latency') })],
-  ['jitter', (v, p) => (p.latency = { ...p.latency, perEvent: { min: 0, max: duration(v, 'jitter') } })],
-  ['error', (v, p) => (p.errors = { ...p.errors, kind: oneOf(v, CALL_ERRORS, 'error') })],
-  ['error-rate', (v, p) => (p.errors = { ...p.errors, rate: probability(v, 'error-rate') })],
-  ['error-on', (v, p) => (p.errors = { ...p.errors, onCall: integer(v, 'error-on', 1) })],
-  ['retry-after', (v, p) => (p.errors = { ...p.errors, retryAfter: duration(v, 'retry-after') })],
-  ['quirks', (v, p) => (p.quirks = v.split('+').map((q) => oneOf(q.trim(), QUIRKS, 'quirks')))],
-  ['push-fail-first', (v, p) => (p.delivery = { ...p.delivery, failFirst: integer(v, 'push-fail-first') })],
-  ['push-duplicate', (v, p) => (p.delivery = { ...p.delivery, duplicate: probability(v, 'push-duplicate') })],
-  [
-    'push-out-of-order',
-    (v, p) => (p.delivery = { ...p.delivery, outOfOrder: probability(v, 'push-out-of-order') }),
-  ],
-  ['push-delay', (v, p) => (p.delivery = { ...p.delivery, delay: duration(v, 'push-delay') })],
-]);
+/** Fields of a profile file that are not chaos settings. */
+const NOT_SETTINGS: ReadonlySet<string> = new Set(['$schema', 'description']);
 
-/** Reads `profile=NAME, drop-after=3, …` (the `X-Sim-Chaos` header and `metadata.chaos`). */
-export function parseChaosPairs(text: string): ChaosLevel {
-  const level: ChaosLevel = {};
-  const settings: RawChaosProfile = {};
-  for (const pair of text
-    .split(',')
-    .map((p) => p.trim())
-    .filter(Boolean)) {
-    const [key = '', value] = pair.split(/=(.*)/s).map((s) => s.trim());
-    if (key === 'off' || (key === 'profile' && (value === 'off' || value === 'none'))) {
-      level.off = true;
-    } else if (value === undefined && !HEADER_KEYS.has(key)) {
-      level.profile = key; // a bare name: `flaky-mobile, drop-after=3`
-    } else if (key === 'profile') {
-      if (!value) throw new ChaosSyntaxError('"profile" needs a name, e.g. profile=flaky-mobile');
-      level.profile = value;
-    } else {
-      const apply = HEADER_KEYS.get(key);
-      if (!apply) {
-        throw new ChaosSyntaxError(
-          `unknown key "${key}"; use profile, off, ${[...HEADER_KEYS.keys()].join(', ')}`,
-        );
-      }
-      if (value === undefined || value === '')
-        throw new ChaosSyntaxError(`"${key}" needs a value, e.g. ${key}=…`);
-      apply(value, settings);
-    }
-  }
-  if (Object.keys(settings).length) level.settings = settings;
-  return level;
+/**
+ * Every setting of a profile, read off the schema, so that a field added to the schema is a
+ * setting everywhere (a pair key, for one) with nothing else to edit.
+ */
+export const PROFILE_FIELDS: readonly ProfileField[] = Object.entries(ChaosProfileFile.shape).flatMap(
+  ([name, schema]) => {
+    if (NOT_SETTINGS.has(name)) return [];
+    const section = unwrap(schema);
+    if (!(section instanceof z.ZodObject)) return [{ path: [name], value: valueOf(section, name) }];
+    return Object.entries(section.shape).map(([field, leaf]) => ({
+      path: [name, field],
+      value: valueOf(unwrap(leaf), `${name}.${field}`),
+    }));
+  },
+);
+
+function unwrap(schema: z.ZodType): z.ZodType {
+  return schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : schema;
+}
+
+function valueOf(schema: z.ZodType, path: string): FieldValue {
+  if (schema === Delay) return { kind: 'delay' };
+  if (schema === Duration) return { kind: 'duration' };
+  if (schema === Probability) return { kind: 'probability' };
+  if (schema instanceof z.ZodNumber && schema.isInt) return { kind: 'count', min: schema.minValue ?? 0 };
+  if (schema instanceof z.ZodEnum) return { kind: 'choice', options: schema.options.map(String) };
+  if (schema instanceof z.ZodArray && schema.element instanceof z.ZodEnum)
+    return { kind: 'list', options: schema.element.options.map(String) };
+  // Loading fails at once, so a new kind of field cannot ship without a way to write it as text.
+  throw new Error(`chaos profile field ${path}: no text form for this kind of value`);
 }
 
 /** Overlays `top` on `base`, section by section and field by field. */
@@ -205,37 +190,6 @@ export function isQuiet(profile: RawChaosProfile): boolean {
     !errors &&
     !quirks?.length
   );
-}
-
-function integer(value: string, key: string, min = 0): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min)
-    throw new ChaosSyntaxError(`"${key}" must be a whole number of ${min} or more, got "${value}"`);
-  return n;
-}
-
-function probability(value: string, key: string): number {
-  const n = Number(value);
-  if (!(n >= 0 && n <= 1))
-    throw new ChaosSyntaxError(`"${key}" must be a probability from 0 to 1, got "${value}"`);
-  return n;
-}
-
-function duration(value: string, key: string): number {
-  const input = /^\d+(\.\d+)?$/.test(value) ? Number(value) : value;
-  const tooLong = durationLimitError(input);
-  if (tooLong) throw new ChaosSyntaxError(`"${key}": ${tooLong}`);
-  const ms = parseDuration(input);
-  if (ms === undefined)
-    throw new ChaosSyntaxError(`"${key}" must be a duration like "500ms", got "${value}"`);
-  return ms;
-}
-
-function oneOf<T extends string>(value: string, options: readonly T[], key: string): T {
-  if (!(options as readonly string[]).includes(value)) {
-    throw new ChaosSyntaxError(`"${key}" must be one of ${options.join(', ')}, got "${value}"`);
-  }
-  return value as T;
 }
 
 /** The JSON Schema of `*.chaos.yaml` files, for editors (`a2a-sim schema --chaos`). */

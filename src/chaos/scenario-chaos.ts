@@ -3,7 +3,8 @@
  * written, and this reads it, once per scenario, with the same grammar as the `X-Sim-Chaos` header.
  */
 import type { Scenario } from '../scenario/model.js';
-import { ChaosSyntaxError, parseChaosPairs, type ChaosLevel } from './profile.js';
+import { ChaosSyntaxError, parseChaosPairs } from './pairs.js';
+import type { ChaosLevel } from './profile.js';
 
 const levels = new WeakMap<Scenario, ChaosLevel>();
 

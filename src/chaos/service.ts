@@ -33,14 +33,8 @@ import type { Scenario } from '../scenario/model.js';
 import type { ScenarioRegistry } from '../scenario/registry.js';
 import type { FaultLog, FaultRecord } from './fault-log.js';
 import { compilePlan, type ChaosPlan } from './plan.js';
-import {
-  ChaosSyntaxError,
-  isQuiet,
-  overlay,
-  parseChaosPairs,
-  type ChaosLevel,
-  type RawChaosProfile,
-} from './profile.js';
+import { ChaosSyntaxError, parseChaosPairs } from './pairs.js';
+import { isQuiet, overlay, type ChaosLevel, type RawChaosProfile } from './profile.js';
 import { scenarioChaos } from './scenario-chaos.js';
 import type { GlobalChaos } from './setting.js';
 import { chaoticStream } from './stream.js';

@@ -5,7 +5,8 @@
  */
 import { formatIssue } from '../lib/yaml-file.js';
 import { CHAOS_FILE, loadChaosFile } from './catalog.js';
-import { ChaosSyntaxError, parseChaosPairs, type ChaosLevel, type RawChaosProfile } from './profile.js';
+import { ChaosSyntaxError, parseChaosPairs } from './pairs.js';
+import type { ChaosLevel, RawChaosProfile } from './profile.js';
 
 export async function chaosSetting(
   value: string,

@@ -191,11 +191,12 @@ describe('call errors on a non-streaming call', () => {
 describe('bad chaos settings are InvalidParams, naming the problem', () => {
   const BAD = [
     ['drop-mode=explode', '"drop-mode" must be one of fin, reset, hang, got "explode"'],
-    ['drop-after=-1', '"drop-after" must be a whole number of 0 or more, got "-1"'],
-    ['duplicate=2', '"duplicate" must be a probability from 0 to 1, got "2"'],
-    ['latency=soon', '"latency" must be a duration'],
-    ['dropp-after=3', 'unknown key "dropp-after"'],
-    ['drop-after', '"drop-after" needs a value'],
+    ['drop-after-events=-1', '"drop-after-events" must be a whole number of 0 or more, got "-1"'],
+    ['duplicate-probability=2', '"duplicate-probability" must be a probability from 0 to 1, got "2"'],
+    ['latency-first-byte=soon', '"latency-first-byte": expected a duration like "500ms"'],
+    ['latency-per-event=50..10ms', '"latency-per-event" must be a range min..max with min ≤ max'],
+    ['drop-after-evnts=3', 'unknown key "drop-after-evnts"'],
+    ['drop-after-events', '"drop-after-events" needs a value'],
     ['no-such-profile', 'no chaos profile "no-such-profile"'],
     ['profile=flaky-mobile, profile=nope', 'no chaos profile "nope"'],
   ];
@@ -217,13 +218,13 @@ describe('bad chaos settings are InvalidParams, naming the problem', () => {
   it('on v0.3 tasks/resubscribe, which always answers a stream, the refusal is its one error frame', async () => {
     const response = await fetch(`${t.url}/`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...chaos('drop-after=lots') },
+      headers: { 'Content-Type': 'application/json', ...chaos('drop-after-events=lots') },
       body: JSON.stringify(rpcBody('tasks/resubscribe', { taskId, afterSeq: 0 }, 'v03')),
     });
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const frame = JSON.parse(/^data: (.*)$/m.exec(await response.text())![1]!);
     expect(frame).toMatchObject({ id: 'v03', error: { code: -32602 } });
-    expect(frame.error.message).toContain('"drop-after" must be a whole number');
+    expect(frame.error.message).toContain('"drop-after-events" must be a whole number');
   });
 
   it('a bad header on a stream is refused before the stream starts, and no task is created', async () => {
