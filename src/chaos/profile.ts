@@ -30,7 +30,7 @@ export const ChaosProfileFile = z
           description: 'Before the response, or before a stream’s first byte.',
         }),
         perEvent: Delay.optional().meta({
-          description: 'Jitter added before each stream event (order is kept).',
+          description: 'Before each stream event (order is kept).',
         }),
       })
       .optional(),
@@ -104,7 +104,8 @@ export const ChaosProfileFile = z
   })
   .meta({
     title: 'a2a-sim chaos profile',
-    description: 'How the wire misbehaves; the file name is the profile name.',
+    description:
+      'How the wire misbehaves; the file name is the profile name. As an X-Sim-Chaos pair, a field is its path in kebab case: latency.firstByte is latency-first-byte=800ms.',
   });
 
 export type RawChaosProfile = z.infer<typeof ChaosProfileFile>;

@@ -223,7 +223,9 @@ export class ChaosService implements WireService {
   private parseLevel(value: unknown, field: string): ChaosLevel | undefined {
     if (value === undefined) return undefined;
     if (typeof value !== 'string') {
-      throw invalidParams([{ field, description: 'must be a string like "drop-after=3, drop-mode=reset"' }]);
+      throw invalidParams([
+        { field, description: 'must be a string like "drop-after-events=3, drop-mode=reset"' },
+      ]);
     }
     try {
       return parseChaosPairs(value);

@@ -270,7 +270,7 @@ export const ScenarioFile = z
       .optional(),
     chaos: z.string().optional().meta({
       description:
-        'The chaos its tasks meet on the wire: a profile name (`flaky-mobile`) or key=value pairs (`drop-after=3, drop-mode=reset`), as in the X-Sim-Chaos header.',
+        'The chaos its tasks meet on the wire: a profile name (`flaky-mobile`) or key=value pairs (`drop-after-events=3, drop-mode=reset`), as in the X-Sim-Chaos header.',
     }),
     steps: z.array(Step).min(1).optional(),
     reply: z
