@@ -2,7 +2,9 @@
  * Chaos settings as `key=value` pairs: one key per profile field, its path in kebab case; delays as
  * a duration or a `min..max` range; the older spellings, each with exactly its old meaning.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadChaosFile } from '../../../src/chaos/catalog.js';
 import { parseChaosPairs } from '../../../src/chaos/pairs.js';
@@ -42,6 +44,13 @@ describe('pair keys', () => {
   it('names each profile field by its path in kebab case, and nothing else', () => {
     const kebab = (path: readonly string[]) => path.join('-').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
     expect(PROFILE_FIELDS.map((f) => kebab(f.path))).toEqual(KEYS.map(([pair]) => keyOf(pair)));
+  });
+
+  it('has a row in the README for each key, with its profile path', () => {
+    const readme = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8');
+    PROFILE_FIELDS.forEach(({ path }, i) => {
+      expect(readme).toMatch(new RegExp(`\\| \`${keyOf(KEYS[i]![0])}\` +\\| \`${path.join('.')}\` +\\|`));
+    });
   });
 
   it('lists the keys, by their new names, when one is unknown', () => {
