@@ -262,7 +262,9 @@ describe('POST /_sim/reset', () => {
   const idsOf = (...keys: (keyof typeof tasks)[]) => keys.map((k) => tasks[k].id).sort();
 
   it('with no body removes every task and clears the journal, faults and deliveries', async () => {
-    await http(`${t.url}/message:send`, 'POST', v1Message(WEATHER, 'x'), { 'X-Sim-Chaos': 'error=503' });
+    await http(`${t.url}/message:send`, 'POST', v1Message(WEATHER, 'x'), {
+      'X-Sim-Chaos': 'errors-kind=503',
+    });
     expect(t.sim.faults.list()).toHaveLength(1);
     expect((await admin(t, 'POST', '/reset')).body).toEqual({ removed: 5 });
     expect(await remaining()).toEqual([]);
@@ -309,11 +311,11 @@ describe('GET and PUT /_sim/chaos', () => {
     });
   });
 
-  it('drop-after=1 makes the next stream drop after its first event; null clears it', async () => {
+  it('drop-after-events=1 makes the next stream drop after its first event; null clears it', async () => {
     expect(await streamSeqs('c-0')).toEqual(['1', '2', '3', '4']);
-    const put = await admin(t, 'PUT', '/chaos', { chaos: 'drop-after=1' });
-    expect(put).toMatchObject({ status: 200, body: { active: 'drop-after=1' } });
-    expect((await admin(t, 'GET', '/chaos')).body.active).toBe('drop-after=1');
+    const put = await admin(t, 'PUT', '/chaos', { chaos: 'drop-after-events=1' });
+    expect(put).toMatchObject({ status: 200, body: { active: 'drop-after-events=1' } });
+    expect((await admin(t, 'GET', '/chaos')).body.active).toBe('drop-after-events=1');
     expect(await streamSeqs('c-1')).toEqual(['1']);
     expect(t.sim.faults.list({ kind: 'drop' })).toMatchObject([{ profile: 'global', seq: 1 }]);
 
@@ -327,20 +329,20 @@ describe('GET and PUT /_sim/chaos', () => {
   });
 
   it.each([
-    ['an unknown key', { chaos: 'drop-after=1, wobble=3' }, 'wobble'],
-    ['a bad value', { chaos: 'drop-after=banana' }, 'drop-after'],
+    ['an unknown key', { chaos: 'drop-after-events=1, wobble=3' }, 'wobble'],
+    ['a bad value', { chaos: 'drop-after-events=banana' }, 'drop-after-events'],
     ['an unknown profile', { chaos: 'no-such-profile' }, 'no-such-profile'],
     ['a number', { chaos: 5 }, 'chaos'],
     ['no chaos member', {}, 'chaos'],
   ])('answers 400 INVALID_ARGUMENT for %s and keeps the setting', async (_what, body, named) => {
-    await admin(t, 'PUT', '/chaos', { chaos: 'drop-after=2' });
+    await admin(t, 'PUT', '/chaos', { chaos: 'drop-after-events=2' });
     const answer = await admin(t, 'PUT', '/chaos', body);
     expect(answer.status).toBe(400);
     expect(answer.body.error).toMatchObject({
       status: 'INVALID_ARGUMENT',
       message: expect.stringContaining(named),
     });
-    expect((await admin(t, 'GET', '/chaos')).body.active).toBe('drop-after=2');
+    expect((await admin(t, 'GET', '/chaos')).body.active).toBe('drop-after-events=2');
     await admin(t, 'PUT', '/chaos', { chaos: null });
   });
 });
@@ -405,11 +407,11 @@ describe('GET /_sim/faults', () => {
   beforeAll(async () => {
     t = await startSim({ keepAliveMs: 0 });
     const refused = await http(`${t.url}/message:send`, 'POST', v1Message(WEATHER, 'f-1'), {
-      'X-Sim-Chaos': 'error=503',
+      'X-Sim-Chaos': 'errors-kind=503',
     });
     expect(refused.status).toBe(503);
     const reader = await t.drive(
-      postSse(`${t.url}/message:stream`, v1Message(WEATHER, 'f-2'), { 'X-Sim-Chaos': 'drop-after=2' }),
+      postSse(`${t.url}/message:stream`, v1Message(WEATHER, 'f-2'), { 'X-Sim-Chaos': 'drop-after-events=2' }),
     );
     const events = await t.drive(reader.rest());
     dropTask = events[0]!.json.task.id;

@@ -271,7 +271,7 @@ describe.skipIf(!HAS_CHROMIUM && !REQUIRED)(`the dashboard in a browser${SKIPPED
           {
             message: { role: 'ROLE_USER', parts: [{ text: 'What is the weather today?' }], messageId: 'w-1' },
           },
-          { 'X-Sim-Chaos': 'drop-after=2' },
+          { 'X-Sim-Chaos': 'drop-after-events=2' },
         ),
       );
       const weather = (await t.drive(reader.rest()))[0]!.json.task.id as string;

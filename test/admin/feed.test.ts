@@ -169,7 +169,9 @@ describe('filters', () => {
     const ws1 = await gatewaySend(t, 'ws-1', FAIL, 'flt-ws1');
     const ws2 = await gatewaySend(t, 'ws-2', WEATHER, 'flt-ws2');
     const reader = await t.drive(
-      postSse(`${t.url}/message:stream`, v1Message(WEATHER, 'flt-stream'), { 'X-Sim-Chaos': 'drop-after=2' }),
+      postSse(`${t.url}/message:stream`, v1Message(WEATHER, 'flt-stream'), {
+        'X-Sim-Chaos': 'drop-after-events=2',
+      }),
     );
     const stream = (await t.drive(reader.rest()))[0]!.json.task;
     // The task goes on without the client that was cut off: let it finish.

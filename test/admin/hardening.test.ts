@@ -79,7 +79,7 @@ describe('a change must be a request no web page can make a browser send', () =>
   const CHANGES: [string, string, string][] = [
     ['POST', '/_sim/reset', '{}'],
     ['POST', '/_sim/scenarios/reload', ''],
-    ['PUT', '/_sim/chaos', '{"chaos":"drop-after=1"}'],
+    ['PUT', '/_sim/chaos', '{"chaos":"drop-after-events=1"}'],
     ['POST', '/_sim/clock/advance', '{"ms":1000}'],
     ['DELETE', '/_sim/requests', ''],
   ];

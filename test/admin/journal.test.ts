@@ -147,7 +147,7 @@ describe('faults, errors and streams', () => {
 
   it('links the chaos faults applied to a request (X-Sim-Chaos), with the status the client got', async () => {
     const answer = await http(`${t.url}/message:send`, 'POST', v1Message(WEATHER, 'jf-1'), {
-      'X-Sim-Chaos': 'error=503',
+      'X-Sim-Chaos': 'errors-kind=503',
     });
     expect(answer.status).toBe(503);
     const faults = (await admin(t, 'GET', '/faults')).body.faults as any[];
@@ -158,13 +158,15 @@ describe('faults, errors and streams', () => {
       operation: 'POST /message:send',
       status: 503,
       faults: [faults[0].n],
-      headers: { 'x-sim-chaos': 'error=503' },
+      headers: { 'x-sim-chaos': 'errors-kind=503' },
     });
   });
 
   it('a stream: streamed, its task, and a drop applied mid-stream', async () => {
     const reader = await t.drive(
-      postSse(`${t.url}/message:stream`, v1Message(WEATHER, 'jf-2'), { 'X-Sim-Chaos': 'drop-after=2' }),
+      postSse(`${t.url}/message:stream`, v1Message(WEATHER, 'jf-2'), {
+        'X-Sim-Chaos': 'drop-after-events=2',
+      }),
     );
     const events = await t.drive(reader.rest());
     const taskId = events[0]!.json.task.id;

@@ -59,7 +59,7 @@ describe('call errors on a non-streaming call', () => {
   const CASES = [
     {
       error: '503',
-      header: 'error=503, retry-after=1500ms',
+      header: 'errors-kind=503, errors-retry-after=1500ms',
       http: 503,
       reason: 'UNAVAILABLE',
       code: -32000,
@@ -68,7 +68,7 @@ describe('call errors on a non-streaming call', () => {
     },
     {
       error: '429',
-      header: 'error=429',
+      header: 'errors-kind=429',
       http: 429,
       reason: 'RESOURCE_EXHAUSTED',
       code: -32000,
@@ -77,7 +77,7 @@ describe('call errors on a non-streaming call', () => {
     },
     {
       error: '500',
-      header: 'error=500',
+      header: 'errors-kind=500',
       http: 500,
       reason: 'INTERNAL',
       code: -32603,
@@ -86,7 +86,7 @@ describe('call errors on a non-streaming call', () => {
     },
     {
       error: 'rpc-internal',
-      header: 'error=rpc-internal',
+      header: 'errors-kind=rpc-internal',
       http: 500,
       reason: 'INTERNAL',
       code: -32603,
@@ -95,7 +95,7 @@ describe('call errors on a non-streaming call', () => {
     },
   ];
 
-  it.each(CASES)('error=$error over REST: HTTP $http, $reason, Retry-After $retryAfter', async (c) => {
+  it.each(CASES)('errors-kind=$error over REST: HTTP $http, $reason, Retry-After $retryAfter', async (c) => {
     const answer = await getTask('REST', c.header);
     expect([answer.status, answer.retryAfter]).toEqual([c.http, c.retryAfter]);
     expect(answer.body.error).toMatchObject({ code: c.http, status: c.reason });
@@ -104,7 +104,7 @@ describe('call errors on a non-streaming call', () => {
   });
 
   it.each(CASES)(
-    'error=$error over JSON-RPC: HTTP $rpcHttp, code $code, Retry-After $retryAfter',
+    'errors-kind=$error over JSON-RPC: HTTP $rpcHttp, code $code, Retry-After $retryAfter',
     async (c) => {
       const answer = await getTask('JSON-RPC 1.0', c.header);
       expect([answer.status, answer.retryAfter]).toEqual([c.rpcHttp, c.retryAfter]);
@@ -124,8 +124,8 @@ describe('call errors on a non-streaming call', () => {
       body: () => rpcBody('GetTask', { id: taskId }),
     },
   ];
-  it.each(RAW)('error=empty over $name: the connection closes with no response at all', async (b) => {
-    const x = rawRequest(t, b.method, b.path(), { ...b.headers, ...chaos('error=empty') }, b.body());
+  it.each(RAW)('errors-kind=empty over $name: the connection closes with no response at all', async (b) => {
+    const x = rawRequest(t, b.method, b.path(), { ...b.headers, ...chaos('errors-kind=empty') }, b.body());
     await runUntil(t, () => x.closed, 'the connection to close');
     expect({ received: x.received, fin: x.fin, error: x.error }).toEqual({
       received: 0,
@@ -134,23 +134,23 @@ describe('call errors on a non-streaming call', () => {
     });
   });
 
-  it.each(RAW)('error=reset over $name: the connection is reset with no response', async (b) => {
-    const x = rawRequest(t, b.method, b.path(), { ...b.headers, ...chaos('error=reset') }, b.body());
+  it.each(RAW)('errors-kind=reset over $name: the connection is reset with no response', async (b) => {
+    const x = rawRequest(t, b.method, b.path(), { ...b.headers, ...chaos('errors-kind=reset') }, b.body());
     await runUntil(t, () => x.closed, 'the connection to close');
     expect({ received: x.received, error: x.error }).toEqual({ received: 0, error: 'ECONNRESET' });
     const [fault] = await faultsOf(t, { kind: 'error' });
     expect(fault).toMatchObject({ detail: { error: 'reset' }, request: { binding: b.name } });
   });
 
-  it('error-on=3 fails exactly the third call that has chaos, and only it', async () => {
+  it('errors-on-call=3 fails exactly the third call that has chaos, and only it', async () => {
     const statuses = [];
-    for (let i = 0; i < 5; i++) statuses.push((await getTask('REST', 'error-on=3')).status);
+    for (let i = 0; i < 5; i++) statuses.push((await getTask('REST', 'errors-on-call=3')).status);
     expect(statuses).toEqual([200, 200, 503, 200, 200]);
     expect(await faultsOf(t, { kind: 'error' })).toMatchObject([{ detail: { error: '503', call: 3 } }]);
   });
 
   it('a refused GetTask is in the fault log under its task, with its request', async () => {
-    expect((await getTask('REST', 'error=503')).status).toBe(503);
+    expect((await getTask('REST', 'errors-kind=503')).status).toBe(503);
     expect(await faultsOf(t, { taskId })).toMatchObject([
       {
         kind: 'error',
@@ -177,7 +177,7 @@ describe('call errors on a non-streaming call', () => {
               body: JSON.stringify(rpcBody('SendMessage', v1Send('Repeat after me: chaos', 'refused-1'))),
             });
       const before = await listTotal();
-      expect((await settle(t, send('error=503'))).status).toBe(503);
+      expect((await settle(t, send('errors-kind=503'))).status).toBe(503);
       expect(await listTotal()).toBe(before);
       expect(t.sim.store.size).toBe(before);
       expect(await faultsOf(t, { kind: 'error' })).toMatchObject([{ request: { binding } }]);

@@ -24,7 +24,7 @@ import {
 } from './helpers.js';
 
 const SLOT_MS = 100_000;
-const PROFILE = 'flaky-mobile, error-rate=0.3';
+const PROFILE = 'flaky-mobile, errors-rate=0.3';
 
 /** Moves the clock to the start of `slot`; every request of a session goes out at such a time. */
 async function toSlot(t: TestSim, slot: number): Promise<void> {
@@ -137,7 +137,7 @@ it('meets other faults with another seed or another profile', async () => {
     (JSON.parse(faults).faults as any[]).map(({ taskId: _id, ...rest }) => JSON.stringify(rest));
   const base = await chaosSession('chaos-seed', PROFILE);
   const otherSeed = await chaosSession('another-seed', PROFILE);
-  const otherProfile = await chaosSession('chaos-seed', 'duplicate-storm, error-rate=0.3');
+  const otherProfile = await chaosSession('chaos-seed', 'duplicate-storm, errors-rate=0.3');
   expect(pattern(otherSeed.faults)).not.toEqual(pattern(base.faults));
   expect(pattern(otherProfile.faults)).not.toEqual(pattern(base.faults));
   expect(new Set(pattern(otherProfile.faults).map((f) => JSON.parse(f).kind))).not.toContain('drop');

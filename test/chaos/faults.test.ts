@@ -52,7 +52,7 @@ describe('drop', () => {
   it.each(STREAMS)(
     '$name, drop-mode=fin: the stream ends cleanly after exactly N events, none terminal',
     async (b) => {
-      const reader = await startStream(b, 'fin-1', 'drop-after=4, drop-mode=fin');
+      const reader = await startStream(b, 'fin-1', 'drop-after-events=4, drop-mode=fin');
       const events = await settle(t, reader.rest()); // rest() throws if the read failed
       expect(reader.closed).toBe(true);
       expect(events.map((e) => e.id)).toEqual(seqsTo(4));
@@ -74,7 +74,7 @@ describe('drop', () => {
   );
 
   it('drop-mode=reset: the fetch body read rejects with a connection reset, after a prefix of the events', async () => {
-    const reader = await startStream(REST, 'rf-1', 'drop-after=3, drop-mode=reset');
+    const reader = await startStream(REST, 'rf-1', 'drop-after-events=3, drop-mode=reset');
     const read: string[] = [];
     const failure = await settle(
       t,
@@ -98,7 +98,7 @@ describe('drop', () => {
         t,
         'POST',
         b.path,
-        { ...b.headers, ...chaos('drop-after=3, drop-mode=reset') },
+        { ...b.headers, ...chaos('drop-after-events=3, drop-mode=reset') },
         b.body('r-1'),
       );
       await runUntil(t, () => x.closed, 'the connection to close');
@@ -112,8 +112,14 @@ describe('drop', () => {
     },
   );
 
-  it('drop-after=0, drop-mode=reset: the connection is reset before any event, not closed cleanly', async () => {
-    const x = rawRequest(t, 'POST', REST.path, chaos('drop-after=0, drop-mode=reset'), REST.body('r-0'));
+  it('drop-after-events=0, drop-mode=reset: the connection is reset before any event, not closed cleanly', async () => {
+    const x = rawRequest(
+      t,
+      'POST',
+      REST.path,
+      chaos('drop-after-events=0, drop-mode=reset'),
+      REST.body('r-0'),
+    );
     await runUntil(t, () => x.closed, 'the connection to close');
     expect(ids(x.frames())).toEqual([]);
     expect({ error: x.error, fin: x.fin }).toEqual({ error: 'ECONNRESET', fin: false });
@@ -124,7 +130,13 @@ describe('drop', () => {
     t = await startSim({ keepAliveMs: 1_000 });
     const serverSockets: Socket[] = [];
     t.sim.server.on('connection', (socket: Socket) => serverSockets.push(socket));
-    const x = rawRequest(t, 'POST', REST.path, chaos('drop-after=2, drop-mode=hang'), REST.body('h-1'));
+    const x = rawRequest(
+      t,
+      'POST',
+      REST.path,
+      chaos('drop-after-events=2, drop-mode=hang'),
+      REST.body('h-1'),
+    );
     await runUntil(t, () => ids(x.frames()).length >= 2, 'two events');
     const silentFrom = { bytes: x.received, at: t.clock.now() };
     const taskId = reportTaskId(REST, x.frames()[0]!.json);
@@ -181,8 +193,8 @@ describe('drop', () => {
     ]);
   });
 
-  it('drop-rate: a seeded draw cuts the stream before an event; the record names the last event delivered', async () => {
-    const reader = await startStream(REST, 'rate-1', 'drop-rate=0.2');
+  it('drop-probability: a seeded draw cuts the stream before an event; the record names the last event delivered', async () => {
+    const reader = await startStream(REST, 'rate-1', 'drop-probability=0.2');
     const events = await settle(t, reader.rest());
     const taskId = reportTaskId(REST, events[0]!.json);
     const all = await settle(t, cleanReplay(taskId));
@@ -206,8 +218,8 @@ describe('duplicate', () => {
     return dataFrames(framesOf(await settle(t, response.text())));
   };
 
-  it('duplicate=1: every event is sent twice in a row, with the same id and byte-identical data', async () => {
-    const frames = await streamText('duplicate=1');
+  it('duplicate-probability=1: every event is sent twice in a row, with the same id and byte-identical data', async () => {
+    const frames = await streamText('duplicate-probability=1');
     const originals = frames.filter((_, i) => i % 2 === 0);
     expect(frames.length).toBe(originals.length * 2);
     originals.forEach((frame, i) => expect(frames[2 * i + 1]).toEqual(frame));
@@ -217,9 +229,9 @@ describe('duplicate', () => {
     expect(copies.map((f) => [f.seq, f.detail.lateBy])).toEqual(originals.map((f) => [Number(f.id), 0]));
   });
 
-  it('duplicate-late=3: each copy follows three newer events; copies still pending go out before the close', async () => {
+  it('duplicate-late-by=3: each copy follows three newer events; copies still pending go out before the close', async () => {
     const lateBy = 3;
-    const frames = await streamText(`duplicate-late=${lateBy}`);
+    const frames = await streamText(`duplicate-late-by=${lateBy}`);
     const n = new Set(frames.map((f) => f.id)).size;
     const expected: number[] = [];
     for (let seq = 1; seq <= n; seq++) expected.push(seq, ...(seq > lateBy ? [seq - lateBy] : []));
@@ -239,7 +251,7 @@ describe('latency', () => {
     let headersAt: number | undefined;
     const pending = fetch(`${t.url}/message:stream`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...chaos('latency=1500ms') },
+      headers: { 'Content-Type': 'application/json', ...chaos('latency-first-byte=1500ms') },
       body: JSON.stringify(REST.body('lat-1')),
     }).then((response) => ((headersAt = t.clock.now()), response));
     await waitUntil(() => t.sim.store.size > tasks, 'the task to start');
@@ -269,7 +281,7 @@ describe('latency', () => {
     const { task } = (await sent.json()) as any;
     const timers = t.clock.pending;
     let answeredAt: number | undefined;
-    const pending = fetch(`${t.url}/tasks/${task.id}`, { headers: chaos('latency=800ms') }).then(
+    const pending = fetch(`${t.url}/tasks/${task.id}`, { headers: chaos('latency-first-byte=800ms') }).then(
       (response) => ((answeredAt = t.clock.now()), response),
     );
     await waitUntil(() => t.clock.pending > timers, 'the delay to be armed');
@@ -285,8 +297,8 @@ describe('latency', () => {
     ]);
   });
 
-  it('jitter: each event is held back by its own delay and never overtakes the one before it', async () => {
-    const chaotic = new TimedReader(await startStream(REST, 'jit-1', 'jitter=1500ms'), t);
+  it('latency-per-event: each event is held back by its own delay and never overtakes the one before it', async () => {
+    const chaotic = new TimedReader(await startStream(REST, 'jit-1', 'latency-per-event=0..1500ms'), t);
     const taskId = await onlyTaskId();
     const clean = new TimedReader(
       await getSse(`${t.url}/tasks/${taskId}:subscribe`, { 'Last-Event-ID': '0', ...chaos('off') }),
@@ -355,14 +367,14 @@ describe('quirks (the quirky-agent profile)', () => {
 
 describe('GET /_sim/faults', () => {
   it('lists each fault with its kind, seq and request, and filters by taskId, kind and after', async () => {
-    const a = await startStream(REST, 'log-a', 'drop-after=3, duplicate=1');
+    const a = await startStream(REST, 'log-a', 'drop-after-events=3, duplicate-probability=1');
     const aEvents = await settle(t, a.rest());
-    const b = await startStream(RPC, 'log-b', 'drop-after=2');
+    const b = await startStream(RPC, 'log-b', 'drop-after-events=2');
     const bEvents = await settle(t, b.rest());
     const gw = await postSse(
       `${t.url}/agents/a2a`,
       rpcBody('message/stream', v03Send(REPORT_TEXT, 'log-c'), 'log-c', { agent_code: 'explore' }),
-      chaos('drop-after=1'),
+      chaos('drop-after-events=1'),
     );
     const gwEvents = await settle(t, gw.rest());
     const [taskA, taskB, taskC] = [
@@ -383,7 +395,7 @@ describe('GET /_sim/faults', () => {
       expect(f.request).toMatchObject({
         binding: 'REST',
         operation: 'POST /message:stream',
-        chaos: 'drop-after=3, duplicate=1',
+        chaos: 'drop-after-events=3, duplicate-probability=1',
       });
     }
     expect(await faultsOf(t, { taskId: taskB })).toMatchObject([

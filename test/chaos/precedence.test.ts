@@ -65,7 +65,7 @@ describe('precedence: header > metadata.chaos > scenario chaos > global --chaos;
         'description: A short countdown that meets chaos of its own.',
         'match:',
         '  - keywords: [countdown]',
-        'chaos: drop-after=3',
+        'chaos: drop-after-events=3',
         'steps:',
         '  - status: working',
         '    after: 100ms',
@@ -86,7 +86,7 @@ describe('precedence: header > metadata.chaos > scenario chaos > global --chaos;
       join(dir, 'too-many.chaos.yaml'),
       'description: Rate limited, but only when asked.\nerrors:\n  kind: "429"\n  rate: 0\n  retryAfter: 3s\n',
     );
-    p = await startSim({ scenarioDirs: [dir], chaos: 'drop-after=5', keepAliveMs: 0 });
+    p = await startSim({ scenarioDirs: [dir], chaos: 'drop-after-events=5', keepAliveMs: 0 });
   });
   afterAll(async () => {
     await p.close();
@@ -133,15 +133,15 @@ describe('precedence: header > metadata.chaos > scenario chaos > global --chaos;
       what: 'metadata over scenario',
       text: COUNTDOWN,
       headers: {},
-      meta: 'drop-after=2',
+      meta: 'drop-after-events=2',
       events: 2,
       profile: 'global+scenario+metadata',
     },
     {
       what: 'header over metadata',
       text: COUNTDOWN,
-      headers: chaos('drop-after=1'),
-      meta: 'drop-after=2',
+      headers: chaos('drop-after-events=1'),
+      meta: 'drop-after-events=2',
       events: 1,
       profile: 'global+scenario+metadata+header',
     },
@@ -149,7 +149,7 @@ describe('precedence: header > metadata.chaos > scenario chaos > global --chaos;
       what: 'header off clears every level',
       text: COUNTDOWN,
       headers: chaos('off'),
-      meta: 'drop-after=2',
+      meta: 'drop-after-events=2',
       events: ALL,
       profile: undefined,
     },
@@ -164,7 +164,7 @@ describe('precedence: header > metadata.chaos > scenario chaos > global --chaos;
     {
       what: 'off, then the header’s own settings',
       text: COUNTDOWN,
-      headers: chaos('off, drop-after=4'),
+      headers: chaos('off, drop-after-events=4'),
       meta: undefined,
       events: 4,
       profile: 'header',
@@ -177,7 +177,7 @@ describe('precedence: header > metadata.chaos > scenario chaos > global --chaos;
     else expect(faults).toMatchObject([{ kind: 'drop', seq: c.events, profile: c.profile }]);
   });
 
-  it('levels overlay field by field: the header’s drop-mode with the scenario’s drop-after', async () => {
+  it('levels overlay field by field: the header’s drop-mode with the scenario’s drop-after-events', async () => {
     const { events, failed, faults } = await run(COUNTDOWN, chaos('drop-mode=reset'));
     expect(faults).toMatchObject([
       { kind: 'drop', seq: 3, detail: { mode: 'reset' }, profile: 'global+scenario+header' },
@@ -197,13 +197,13 @@ describe('precedence: header > metadata.chaos > scenario chaos > global --chaos;
     ]);
   });
 
-  it('a key after a profile name changes only its own field: `too-many, error-rate=1` is the profile’s 429', async () => {
-    const response = await fetch(`${p.url}/tasks`, { headers: chaos('too-many, error-rate=1') });
+  it('a key after a profile name changes only its own field: `too-many, errors-rate=1` is the profile’s 429', async () => {
+    const response = await fetch(`${p.url}/tasks`, { headers: chaos('too-many, errors-rate=1') });
     expect([response.status, response.headers.get('retry-after')]).toEqual([429, '3']);
   });
 
-  it('`duplicate-storm, duplicate-late=1` keeps the profile’s probability and only makes the copies late', async () => {
-    const { events, faults } = await run(REPORT_TEXT, chaos('off, duplicate-storm, duplicate-late=1'));
+  it('`duplicate-storm, duplicate-late-by=1` keeps the profile’s probability and only makes the copies late', async () => {
+    const { events, faults } = await run(REPORT_TEXT, chaos('off, duplicate-storm, duplicate-late-by=1'));
     const originals = new Set(events).size;
     const copies = faults.filter((f) => f.kind === 'duplicate');
     expect(copies.every((f) => f.detail.lateBy === 1)).toBe(true);

@@ -1,7 +1,7 @@
 /**
  * A duration longer than a timer can wait (2^31-1 ms, about 24.8 days) is refused where it is
  * written, naming the maximum: in a chaos pair (header, metadata, the admin API, `--chaos`), a chaos
- * profile file, a scenario file, the admin clock, a CLI flag. Before, `latency=1000h` made the clock
+ * profile file, a scenario file, the admin clock, a CLI flag. Before, `latency-first-byte=1000h` made the clock
  * re-arm every millisecond long after the client had gone.
  */
 import { spawn } from 'node:child_process';
@@ -36,11 +36,11 @@ afterAll(async () => {
 
 describe('chaos pairs', () => {
   it.each([
-    'latency=1000h',
-    'jitter=597h',
-    'retry-after=2147483648',
+    'latency-first-byte=1000h',
+    'latency-per-event=0..597h',
+    'errors-retry-after=2147483648',
     'drop-after-ms=99999999h',
-    'push-delay=1000h',
+    'delivery-delay=1000h',
   ])('refuses X-Sim-Chaos: %s with 400 on REST and -32602 on JSON-RPC, naming the maximum', async (chaos) => {
     const rest = await fetch(`${t.url}/tasks`, { headers: { 'X-Sim-Chaos': chaos } });
     expect(rest.status).toBe(400);
@@ -55,12 +55,12 @@ describe('chaos pairs', () => {
     expect(body.error.message).toMatch(MAX);
   });
 
-  it('refuses metadata.chaos latency=1000h before creating a task', async () => {
+  it('refuses metadata.chaos latency-first-byte=1000h before creating a task', async () => {
     const before = t.sim.store.size;
     const response = await fetch(`${t.url}/message:send`, {
       method: 'POST',
       headers: JSON_TYPE,
-      body: sendBody({ chaos: 'latency=1000h' }),
+      body: sendBody({ chaos: 'latency-first-byte=1000h' }),
     });
     expect(response.status).toBe(400);
     expect(((await response.json()) as any).error.message).toMatch(MAX);
@@ -74,12 +74,12 @@ describe('chaos pairs', () => {
     expect(response.status).toBe(200);
   });
 
-  it('refuses PUT /_sim/chaos and --chaos with latency=1000h', async () => {
-    const answer = await admin(t, 'PUT', '/chaos', { chaos: 'latency=1000h' });
+  it('refuses PUT /_sim/chaos and --chaos with latency-first-byte=1000h', async () => {
+    const answer = await admin(t, 'PUT', '/chaos', { chaos: 'latency-first-byte=1000h' });
     expect(answer.status).toBe(400);
     expect(answer.body.error.message).toMatch(MAX);
     await expect(
-      createSimulator({ port: 0, host: '127.0.0.1', logLevel: 'silent', chaos: 'latency=1000h' }),
+      createSimulator({ port: 0, host: '127.0.0.1', logLevel: 'silent', chaos: 'latency-first-byte=1000h' }),
     ).rejects.toThrow(MAX);
   });
 });

@@ -203,25 +203,62 @@ export const TASK_STATES = [
 // ---------------------------------------------------------------------------------------------
 // Headers
 
-/** Pairs for `X-Sim-Chaos`, real keys with good and bad values, and keys that do not exist. */
+/**
+ * Pairs for `X-Sim-Chaos`: real keys (some in their older spellings) with good and bad values, and
+ * keys that do not exist.
+ */
 export const chaosHeader: fc.Arbitrary<string> = fc
   .array(
     fc.oneof(
       fc.tuple(
-        fc.constantFrom('drop-after', 'duplicate-late', 'error-on', 'push-fail-first'),
+        fc.constantFrom(
+          'drop-after-events',
+          'duplicate-late-by',
+          'errors-on-call',
+          'delivery-fail-first',
+          'drop-after',
+        ),
         fc.constantFrom('0', '1', '3', '-1', 'x', '1.5', ''),
       ),
       fc.tuple(
-        fc.constantFrom('drop-rate', 'duplicate', 'error-rate', 'push-duplicate', 'push-out-of-order'),
+        fc.constantFrom(
+          'drop-probability',
+          'duplicate-probability',
+          'errors-rate',
+          'delivery-duplicate',
+          'delivery-out-of-order',
+          'duplicate',
+        ),
         fc.constantFrom('0', '0.5', '1', '2', 'NaN', '-0'),
       ),
       fc.tuple(
-        fc.constantFrom('latency', 'jitter', 'drop-after-ms', 'retry-after', 'push-delay'),
-        fc.constantFrom('0ms', '5ms', '20', '1s', '1000h', '2147483648', '-1s', 'soon', '1e3ms'),
+        fc.constantFrom(
+          'latency-first-byte',
+          'latency-per-event',
+          'drop-after-ms',
+          'errors-retry-after',
+          'delivery-delay',
+          'jitter',
+        ),
+        fc.constantFrom(
+          '0ms',
+          '5ms',
+          '20',
+          '1s',
+          '1000h',
+          '2147483648',
+          '-1s',
+          'soon',
+          '1e3ms',
+          '0..5ms',
+          '5..1ms',
+          '1..1000h',
+          '..',
+        ),
       ),
       fc.tuple(fc.constant('drop-mode'), fc.constantFrom('fin', 'reset', 'hang', 'x')),
       fc.tuple(
-        fc.constant('error'),
+        fc.constantFrom('errors-kind', 'error'),
         fc.constantFrom('503', '429', '500', 'rpc-internal', 'empty', 'reset', '418'),
       ),
       fc.tuple(

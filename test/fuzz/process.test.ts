@@ -72,14 +72,14 @@ function send(request: Buffer): Promise<{ answer: RawAnswer | undefined; error?:
 }
 
 const CHAOS = fc.constantFrom(
-  'drop-after=1',
-  'duplicate=1, duplicate-late=1',
-  'latency=5ms',
+  'drop-after-events=1',
+  'duplicate-probability=1, duplicate-late-by=1',
+  'latency-first-byte=5ms, latency-per-event=0..5ms',
   'quirks=unknown-state+final-snapshot',
   '__proto__=1',
   'constructor',
-  'latency=1000h',
-  'drop-mode=reset, drop-after=0',
+  'latency-first-byte=1000h',
+  'drop-mode=reset, drop-after-events=0',
   'profile=quirky-agent',
 );
 

@@ -49,7 +49,10 @@ const metadata = fc.option(
     {
       scenario: fc.oneof(fc.constantFrom('weather', 'flight-booking', 'failure', 'slow-cancel'), oddText),
       skillId: oddText,
-      chaos: fc.oneof(fc.constantFrom('drop-after=1', 'duplicate=1', 'latency=5ms'), oddText),
+      chaos: fc.oneof(
+        fc.constantFrom('drop-after-events=1', 'duplicate-probability=1', 'latency-per-event=0..5ms'),
+        oddText,
+      ),
       note: hostileValue,
     },
     { requiredKeys: [] },

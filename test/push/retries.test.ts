@@ -172,7 +172,7 @@ describe('the SSRF filter (push.blockPrivate)', () => {
   });
 });
 
-describe('delivery chaos (X-Sim-Chaos push-*)', () => {
+describe('delivery chaos (X-Sim-Chaos delivery-*)', () => {
   /** A weather task whose webhook is made with `chaos`; runs it to the end. */
   async function chaoticRun(chaos: string, options: Parameters<typeof startSim>[0] = {}) {
     const t = await sim(options);
@@ -198,8 +198,8 @@ describe('delivery chaos (X-Sim-Chaos push-*)', () => {
     return { t, hook, task, records };
   }
 
-  it('push-fail-first=2: two failed attempts per event, recorded, then one delivery each', async () => {
-    const { hook, records } = await chaoticRun('push-fail-first=2');
+  it('delivery-fail-first=2: two failed attempts per event, recorded, then one delivery each', async () => {
+    const { hook, records } = await chaoticRun('delivery-fail-first=2');
     expect(hook.seqs()).toEqual([1, 2, 3, 4]);
     for (const seq of [1, 2, 3, 4]) {
       expect(records.filter((d) => d.seq === seq).map((d) => [d.attempt, d.outcome, d.chaos])).toEqual([
@@ -210,8 +210,8 @@ describe('delivery chaos (X-Sim-Chaos push-*)', () => {
     }
   });
 
-  it('push-duplicate=1: every event is delivered twice, the copy recorded as such', async () => {
-    const { hook, records } = await chaoticRun('push-duplicate=1');
+  it('delivery-duplicate=1: every event is delivered twice, the copy recorded as such', async () => {
+    const { hook, records } = await chaoticRun('delivery-duplicate=1');
     expect(hook.seqs()).toEqual([1, 1, 2, 2, 3, 3, 4, 4]);
     expect(records.map((d) => [d.seq, d.outcome, d.chaos])).toEqual(
       [1, 2, 3, 4].flatMap((seq) => [
@@ -221,9 +221,9 @@ describe('delivery chaos (X-Sim-Chaos push-*)', () => {
     );
   });
 
-  it('push-out-of-order=1: an event waiting behind another is held back once, and recorded', async () => {
+  it('delivery-out-of-order=1: an event waiting behind another is held back once, and recorded', async () => {
     // speed 0: the whole turn happens at once, so events queue behind the first delivery.
-    const { hook, records } = await chaoticRun('push-out-of-order=1', { speed: 0 });
+    const { hook, records } = await chaoticRun('delivery-out-of-order=1', { speed: 0 });
     expect(hook.seqs()).toEqual([1, 3, 2, 4]);
     expect(records.map((d) => [d.seq, d.chaos])).toEqual([
       [1, undefined],
@@ -234,7 +234,8 @@ describe('delivery chaos (X-Sim-Chaos push-*)', () => {
   });
 
   it('is reproducible: the same seed and requests make the same deliveries, in the same order', async () => {
-    const chaos = 'push-fail-first=1, push-duplicate=0.5, push-out-of-order=0.5, push-delay=300ms';
+    const chaos =
+      'delivery-fail-first=1, delivery-duplicate=0.5, delivery-out-of-order=0.5, delivery-delay=300ms';
     const a = await chaoticRun(chaos, { seed: 'push-repro' });
     const b = await chaoticRun(chaos, { seed: 'push-repro' });
     expect(b.task.id).toBe(a.task.id);
@@ -257,7 +258,7 @@ describe('delivery chaos (X-Sim-Chaos push-*)', () => {
       'POST',
       `/tasks/${task.id}/pushNotificationConfigs`,
       { url: hook.url },
-      { 'X-Sim-Chaos': 'push-duplicate=1' },
+      { 'X-Sim-Chaos': 'delivery-duplicate=1' },
     );
     expect(created.status).toBe(201);
     await until(t, () => hook.requests.some((r) => stateOf(r.body) === 'TASK_STATE_FAILED'), 'the failure');
