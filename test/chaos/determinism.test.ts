@@ -143,6 +143,29 @@ it('meets other faults with another seed or another profile', async () => {
   expect(new Set(pattern(otherProfile.faults).map((f) => JSON.parse(f).kind))).not.toContain('drop');
 });
 
+it('meets the same faults under the older spellings of the keys as under the new ones', async () => {
+  const withoutHeader = (faults: string) =>
+    (JSON.parse(faults).faults as any[]).map(({ request: { chaos: _header, ...request }, ...rest }) => ({
+      ...rest,
+      request,
+    }));
+  const now = await chaosSession(
+    'chaos-seed',
+    'latency-first-byte=200ms, latency-per-event=0..300ms, drop-after-events=40, drop-probability=0.1, ' +
+      'duplicate-probability=0.3, duplicate-late-by=1, errors-kind=429, errors-rate=0.3, errors-retry-after=2s',
+  );
+  const old = await chaosSession(
+    'chaos-seed',
+    'latency=200ms, jitter=300ms, drop-after=40, drop-rate=0.1, ' +
+      'duplicate=0.3, duplicate-late=1, error=429, error-rate=0.3, retry-after=2s',
+  );
+  expect(old.out).toEqual(now.out);
+  expect(withoutHeader(old.faults)).toEqual(withoutHeader(now.faults));
+  const kinds = new Set(withoutHeader(now.faults).map((f) => f.kind));
+  expect(kinds).toEqual(new Set(['delay', 'drop', 'duplicate', 'error']));
+  expect(now.out.some((x) => x.startsWith('429 '))).toBe(true);
+});
+
 /**
  * The same requests at the same virtual times, streams read until they end or break; then each
  * task read cleanly: GetTask over REST, under the global profile and with it off, and a replay
