@@ -1,6 +1,6 @@
 /**
  * Writes src/lib/faker-methods.ts from the installed faker: `npm run faker-methods` after upgrading
- * @faker-js/faker (test/unit/lib/fake-data.test.ts fails until then).
+ * @faker-js/faker (test/lib/fake-data.test.ts fails until then).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fakerMethodPaths, loadFaker } from '../src/lib/fake-data.js';
