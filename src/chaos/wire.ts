@@ -3,16 +3,8 @@
  * faults that end a connection without an answer. Chaos adds to a task's stream what the task's log
  * never holds: made-up events (quirks), keep-alive floods, held-back headers and abnormal endings.
  */
-import type {
-  ListTasksPage,
-  ListTasksQuery,
-  PushConfig,
-  PushConfigInput,
-  SendRequest,
-  SendResult,
-  TaskView,
-} from '../domain/types.js';
-import type { CallContext, PushConfigPage, PushConfigPageQuery } from '../runtime/api.js';
+import type { SendRequest } from '../domain/types.js';
+import type { A2AService, CallContext } from '../runtime/api.js';
 import type { StreamItem, StreamSink } from '../runtime/stream.js';
 
 export type WireItem =
@@ -44,21 +36,14 @@ export interface WireStream {
   readonly taskId?: string;
 }
 
-type Awaitable<T> = T | Promise<T>;
-
-/** The operations as the bindings call them: the runtime's, with streams as one connection sees them. */
-export interface WireService {
-  send(request: SendRequest, ctx: CallContext): Promise<SendResult>;
+/**
+ * The operations as the bindings call them: the runtime's, with streams as one connection sees
+ * them.
+ */
+export type WireService = Omit<A2AService, 'stream' | 'subscribe'> & {
   stream(request: SendRequest, ctx: CallContext): Promise<WireStream>;
-  getTask(id: string, historyLength: number | undefined, ctx: CallContext): Awaitable<TaskView>;
-  listTasks(query: ListTasksQuery, ctx: CallContext): Awaitable<ListTasksPage>;
-  cancelTask(id: string, ctx: CallContext): Awaitable<TaskView>;
-  subscribe(id: string, ctx: CallContext, resume?: { afterSeq?: number }): Awaitable<WireStream>;
-  createPushConfig(taskId: string, input: PushConfigInput, ctx: CallContext): Awaitable<PushConfig>;
-  getPushConfig(taskId: string, configId: string | undefined, ctx: CallContext): Awaitable<PushConfig>;
-  listPushConfigs(taskId: string, page: PushConfigPageQuery, ctx: CallContext): Awaitable<PushConfigPage>;
-  deletePushConfig(taskId: string, configId: string, ctx: CallContext): Awaitable<void>;
-}
+  subscribe(id: string, ctx: CallContext, resume?: { afterSeq?: number }): WireStream | Promise<WireStream>;
+};
 
 /** The call gets no answer at all: the connection closes empty, or is reset. */
 export class ConnectionFault extends Error {
