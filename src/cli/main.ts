@@ -16,6 +16,24 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
+/**
+ * yargs reports an unknown A2A_SIM_* variable as an unknown argument by its camel-cased name,
+ * which names nothing the user typed: name the variable instead.
+ */
+function explainUnknown(message: string): string {
+  const unknown = /^Unknown arguments?: (.+)$/.exec(message);
+  if (!unknown) return message;
+  return unknown[1]!
+    .split(', ')
+    .map((name) => {
+      const variable = `A2A_SIM_${name.replace(/[A-Z]/g, (c) => `_${c}`).replace(/-/g, '_').toUpperCase()}`;
+      return variable in process.env
+        ? `Unknown environment variable: ${variable} (A2A_SIM_* variables set options; this one names none)`
+        : `Unknown argument: ${name}`;
+    })
+    .join('\n');
+}
+
 const cli = yargs(hideBin(process.argv));
 skipHelpCache(cli);
 await cli
@@ -36,7 +54,7 @@ await cli
   .strict()
   // A mistake in the command line or a setting ends the run with a message, not a stack trace.
   .fail((message, error) => {
-    process.stderr.write(`a2a-sim: ${error?.message ?? message}\nRun "a2a-sim --help" for the options.\n`);
+    process.stderr.write(`a2a-sim: ${explainUnknown(error?.message ?? message)}\nRun "a2a-sim --help" for the options.\n`);
     process.exit(2);
   })
   .version(VERSION)

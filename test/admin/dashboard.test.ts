@@ -17,7 +17,7 @@ import { postSse } from '../helpers/sse.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 /** `.ci/run` sets it: there a missing browser fails these tests instead of skipping them. */
-const REQUIRED = process.env['A2A_SIM_REQUIRE_BROWSER'] === '1';
+const REQUIRED = process.env['REQUIRE_BROWSER_TESTS'] === '1';
 const HAS_CHROMIUM = existsSync(CHROMIUM);
 const SKIPPED = HAS_CHROMIUM || REQUIRED ? '' : ` (skipped: no Chromium at ${CHROMIUM})`;
 const RESULTS = fileURLToPath(new URL('../../test-results/', import.meta.url));

@@ -253,6 +253,13 @@ describe('a2a-sim serve (the Dockerfile start command)', () => {
     expect(result.stderr).toContain('--speed must be a number of 0 or more, got "fast"');
   });
 
+  it('refuses an A2A_SIM_* variable that names no option, by its name', async () => {
+    const result = await run(['serve', '--port', '0'], { A2A_SIM_PROT: '8080' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Unknown environment variable: A2A_SIM_PROT');
+    expect(result.stdout).not.toContain('listening');
+  });
+
   it('refuses an invalid port before starting', async () => {
     const result = await run(['serve', '--port', '70000']);
     expect(result.code).not.toBe(0);
