@@ -5,17 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSim, type TestSim } from '../helpers/sim.js';
-import {
-  chaos,
-  faultsOf,
-  rawRequest,
-  REPORT_TEXT,
-  rpcBody,
-  runUntil,
-  settle,
-  V1,
-  v1Send,
-} from './helpers.js';
+import { chaosHeader, getJson, postJson, rpc, rpcEnvelope, V1_HEADERS, v1Send } from '../helpers/wire.js';
+import { faultsOf, rawRequest, REPORT_TEXT, runUntil, settle } from './helpers.js';
 
 const detail = (body: any, key: string) => body.find((d: any) => d[key] !== undefined)?.[key];
 
@@ -23,37 +14,30 @@ let t: TestSim;
 let taskId: string;
 beforeEach(async () => {
   t = await startSim({ keepAliveMs: 0 });
-  const sent = await fetch(`${t.url}/message:send`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(
-      v1Send('What is the weather today?', 'w-1', { configuration: { returnImmediately: true } }),
+  const sent = await postJson(
+    t,
+    '/message:send',
+    v1Send(
+      'What is the weather today?',
+      { messageId: 'w-1' },
+      { configuration: { returnImmediately: true } },
     ),
-  });
-  taskId = ((await sent.json()) as any).task.id;
+  );
+  taskId = sent.body.task.id;
 });
 afterEach(() => t.close());
 
 /** GetTask over REST or JSON-RPC 1.0, answered in full: status, Retry-After and body. */
 async function getTask(binding: 'REST' | 'JSON-RPC 1.0', profile?: string) {
-  const headers = profile === undefined ? {} : chaos(profile);
-  const response =
+  const headers = profile === undefined ? {} : chaosHeader(profile);
+  const answer =
     binding === 'REST'
-      ? await fetch(`${t.url}/tasks/${taskId}`, { headers })
-      : await fetch(`${t.url}/`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json', ...V1, ...headers },
-          body: JSON.stringify(rpcBody('GetTask', { id: taskId }, 'g-1')),
-        });
-  return {
-    status: response.status,
-    retryAfter: response.headers.get('retry-after'),
-    body: (await response.json()) as any,
-  };
+      ? await getJson(t, `/tasks/${taskId}`, headers)
+      : await rpc(t, 'GetTask', { id: taskId }, { id: 'g-1', version: '1.0', headers });
+  return { status: answer.status, retryAfter: answer.headers.get('retry-after'), body: answer.body };
 }
 
-const listTotal = async () =>
-  ((await (await fetch(`${t.url}/tasks`, { headers: chaos('off') })).json()) as any).totalSize as number;
+const listTotal = async () => (await getJson(t, '/tasks', chaosHeader('off'))).body.totalSize as number;
 
 describe('call errors on a non-streaming call', () => {
   const CASES = [
@@ -120,12 +104,18 @@ describe('call errors on a non-streaming call', () => {
       name: 'JSON-RPC 1.0',
       method: 'POST',
       path: () => '/',
-      headers: V1,
-      body: () => rpcBody('GetTask', { id: taskId }),
+      headers: V1_HEADERS,
+      body: () => rpcEnvelope('GetTask', { id: taskId }),
     },
   ];
   it.each(RAW)('errors-kind=empty over $name: the connection closes with no response at all', async (b) => {
-    const x = rawRequest(t, b.method, b.path(), { ...b.headers, ...chaos('errors-kind=empty') }, b.body());
+    const x = rawRequest(
+      t,
+      b.method,
+      b.path(),
+      { ...b.headers, ...chaosHeader('errors-kind=empty') },
+      b.body(),
+    );
     await runUntil(t, () => x.closed, 'the connection to close');
     expect({ received: x.received, fin: x.fin, error: x.error }).toEqual({
       received: 0,
@@ -135,7 +125,13 @@ describe('call errors on a non-streaming call', () => {
   });
 
   it.each(RAW)('errors-kind=reset over $name: the connection is reset with no response', async (b) => {
-    const x = rawRequest(t, b.method, b.path(), { ...b.headers, ...chaos('errors-kind=reset') }, b.body());
+    const x = rawRequest(
+      t,
+      b.method,
+      b.path(),
+      { ...b.headers, ...chaosHeader('errors-kind=reset') },
+      b.body(),
+    );
     await runUntil(t, () => x.closed, 'the connection to close');
     expect({ received: x.received, error: x.error }).toEqual({ received: 0, error: 'ECONNRESET' });
     const [fault] = await faultsOf(t, { kind: 'error' });
@@ -166,15 +162,15 @@ describe('call errors on a non-streaming call', () => {
     async (binding) => {
       const send = (profile: string) =>
         binding === 'REST'
-          ? fetch(`${t.url}/message:send`, {
-              method: 'POST',
-              headers: { 'Content-Type': 'application/json', ...chaos(profile) },
-              body: JSON.stringify(v1Send('Repeat after me: chaos', 'refused-1')),
-            })
-          : fetch(`${t.url}/`, {
-              method: 'POST',
-              headers: { 'Content-Type': 'application/json', ...V1, ...chaos(profile) },
-              body: JSON.stringify(rpcBody('SendMessage', v1Send('Repeat after me: chaos', 'refused-1'))),
+          ? postJson(
+              t,
+              '/message:send',
+              v1Send('Repeat after me: chaos', { messageId: 'refused-1' }),
+              chaosHeader(profile),
+            )
+          : rpc(t, 'SendMessage', v1Send('Repeat after me: chaos', { messageId: 'refused-1' }), {
+              version: '1.0',
+              headers: chaosHeader(profile),
             });
       const before = await listTotal();
       expect((await settle(t, send('errors-kind=503'))).status).toBe(503);
@@ -202,9 +198,9 @@ describe('bad chaos settings are InvalidParams, naming the problem', () => {
   ];
 
   it.each(BAD)('X-Sim-Chaos: %s → REST 400 and JSON-RPC -32602 mentioning %j', async (header, problem) => {
-    const rest = await fetch(`${t.url}/tasks/${taskId}`, { headers: chaos(header) });
+    const rest = await getJson(t, `/tasks/${taskId}`, chaosHeader(header));
     expect(rest.status).toBe(400);
-    const restError = ((await rest.json()) as any).error;
+    const restError = rest.body.error;
     expect(restError).toMatchObject({ status: 'INVALID_ARGUMENT' });
     expect(restError.message).toContain(problem);
     expect(detail(restError.details, 'fieldViolations')).toMatchObject([{ field: 'X-Sim-Chaos' }]);
@@ -216,24 +212,29 @@ describe('bad chaos settings are InvalidParams, naming the problem', () => {
   });
 
   it('on v0.3 tasks/resubscribe, which always answers a stream, the refusal is its one error frame', async () => {
-    const response = await fetch(`${t.url}/`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...chaos('drop-after-events=lots') },
-      body: JSON.stringify(rpcBody('tasks/resubscribe', { taskId, afterSeq: 0 }, 'v03')),
-    });
+    const response = await rpc(
+      t,
+      'tasks/resubscribe',
+      { taskId, afterSeq: 0 },
+      {
+        id: 'v03',
+        headers: chaosHeader('drop-after-events=lots'),
+      },
+    );
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    const frame = JSON.parse(/^data: (.*)$/m.exec(await response.text())![1]!);
+    const frame = JSON.parse(/^data: (.*)$/m.exec(response.text)![1]!);
     expect(frame).toMatchObject({ id: 'v03', error: { code: -32602 } });
     expect(frame.error.message).toContain('"drop-after-events" must be a whole number');
   });
 
   it('a bad header on a stream is refused before the stream starts, and no task is created', async () => {
     const before = t.sim.store.size;
-    const response = await fetch(`${t.url}/message:stream`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...chaos('drop-mode=explode') },
-      body: JSON.stringify(v1Send(REPORT_TEXT, 'bad-1')),
-    });
+    const response = await postJson(
+      t,
+      '/message:stream',
+      v1Send(REPORT_TEXT, { messageId: 'bad-1' }),
+      chaosHeader('drop-mode=explode'),
+    );
     expect(response.status).toBe(400);
     expect(response.headers.get('content-type')).toMatch(/^application\/json;/);
     expect(t.sim.store.size).toBe(before);
@@ -244,14 +245,12 @@ describe('bad chaos settings are InvalidParams, naming the problem', () => {
     [3, 'message.metadata.chaos: must be a string'],
     ['no-such-profile', 'metadata chaos: no chaos profile "no-such-profile"'],
   ])('metadata.chaos %j → InvalidParams mentioning %j', async (value, problem) => {
-    const response = await fetch(`${t.url}/message:send`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        message: { ...v1Send('Hello there', 'meta-1').message, metadata: { chaos: value } },
-      }),
-    });
+    const response = await postJson(
+      t,
+      '/message:send',
+      v1Send('Hello there', { messageId: 'meta-1', metadata: { chaos: value } }),
+    );
     expect(response.status).toBe(400);
-    expect(((await response.json()) as any).error.message).toContain(problem);
+    expect(response.body.error.message).toContain(problem);
   });
 });

@@ -11,17 +11,15 @@ import { expect, it } from 'vitest';
 import { VirtualClock } from '../../src/index.js';
 import { flushIo, startSim, type TestSim } from '../helpers/sim.js';
 import {
-  chaos,
-  faultsOf,
+  chaosHeader,
+  getJson,
   JSON_HEADERS,
-  REPORT_TEXT,
-  rpcBody,
-  settle,
-  V1,
+  rpcEnvelope,
+  V1_HEADERS,
   v03Send,
   v1Send,
-  waitUntil,
-} from './helpers.js';
+} from '../helpers/wire.js';
+import { faultsOf, REPORT_TEXT, settle, waitUntil } from './helpers.js';
 
 const SLOT_MS = 100_000;
 const PROFILE = 'flaky-mobile, errors-rate=0.3';
@@ -92,28 +90,32 @@ async function chaosSession(seed: string, profile: string) {
   try {
     const out: string[] = [];
     await toSlot(t, 0);
-    out.push(await exchange(t, post(t, '/message:stream', v1Send(REPORT_TEXT, 'd-1'), chaos(profile))));
-    const reportId = (
-      (await (await fetch(`${t.url}/tasks?pageSize=1`, { headers: chaos('off') })).json()) as any
-    ).tasks[0].id as string;
-    await toSlot(t, 1);
-    const weather = v1Send('What is the weather today?', 'd-2', {
-      configuration: { returnImmediately: true },
-    });
     out.push(
-      await exchange(t, post(t, '/', rpcBody('SendMessage', weather, 'd-2'), { ...V1, ...chaos(profile) })),
+      await exchange(
+        t,
+        post(t, '/message:stream', v1Send(REPORT_TEXT, { messageId: 'd-1' }), chaosHeader(profile)),
+      ),
     );
+    const reportId = (await getJson(t, '/tasks?pageSize=1', chaosHeader('off'))).body.tasks[0].id as string;
+    await toSlot(t, 1);
+    const weather = v1Send(
+      'What is the weather today?',
+      { messageId: 'd-2' },
+      { configuration: { returnImmediately: true } },
+    );
+    const sendWeather = rpcEnvelope('SendMessage', weather, { id: 'd-2' });
+    out.push(await exchange(t, post(t, '/', sendWeather, { ...V1_HEADERS, ...chaosHeader(profile) })));
     for (let i = 0; i < 4; i++) {
       await toSlot(t, 2 + i);
       out.push(
         await exchange(
           t,
-          get(t, `/tasks/${reportId}:subscribe`, { 'Last-Event-ID': '0', ...chaos(profile) }),
+          get(t, `/tasks/${reportId}:subscribe`, { 'Last-Event-ID': '0', ...chaosHeader(profile) }),
         ),
       );
-      out.push(await exchange(t, get(t, `/tasks/${reportId}`, chaos(profile))));
+      out.push(await exchange(t, get(t, `/tasks/${reportId}`, chaosHeader(profile))));
     }
-    return { out, faults: await (await fetch(`${t.url}/_sim/faults`)).text() };
+    return { out, faults: (await getJson(t, '/_sim/faults')).text };
   } finally {
     await t.close();
   }
@@ -175,27 +177,34 @@ async function cleanReads(options: { chaos?: string }) {
   const t = await startSim({ seed: 'wire-only', keepAliveMs: 0, ...options });
   try {
     await toSlot(t, 0);
-    await exchange(t, post(t, '/message:stream', v1Send(REPORT_TEXT, 'w-1')));
+    await exchange(t, post(t, '/message:stream', v1Send(REPORT_TEXT, { messageId: 'w-1' })));
     await toSlot(t, 1);
     const asked = await exchange(
       t,
-      post(t, '/', rpcBody('SendMessage', v1Send('Book me a flight', 'w-2'), 'w-2'), V1),
+      post(
+        t,
+        '/',
+        rpcEnvelope('SendMessage', v1Send('Book me a flight', { messageId: 'w-2' }), { id: 'w-2' }),
+        V1_HEADERS,
+      ),
     );
     const flightId = /"task":\{"id":"([^"]+)"/.exec(asked)![1]!;
     await toSlot(t, 2);
-    const answer = v1Send('From San Francisco to New York', 'w-3');
-    await exchange(t, post(t, '/message:stream', { message: { ...answer.message, taskId: flightId } }));
+    const answer = v1Send('From San Francisco to New York', { messageId: 'w-3', taskId: flightId });
+    await exchange(t, post(t, '/message:stream', answer));
     await toSlot(t, 3);
     await exchange(
       t,
-      post(t, '/', rpcBody('message/stream', v03Send('Please fail this task', 'w-4'), 'w-4')),
+      post(
+        t,
+        '/',
+        rpcEnvelope('message/stream', v03Send('Please fail this task', { messageId: 'w-4' }), { id: 'w-4' }),
+      ),
     );
     await toSlot(t, 4);
-    await exchange(t, post(t, '/message:send', v1Send('What is the weather today?', 'w-5')));
-    const listed = await (
-      await fetch(`${t.url}/tasks?includeArtifacts=true`, { headers: chaos('off') })
-    ).json();
-    const reportId = (listed as any).tasks.find(
+    await exchange(t, post(t, '/message:send', v1Send('What is the weather today?', { messageId: 'w-5' })));
+    const listed = (await getJson(t, '/tasks?includeArtifacts=true', chaosHeader('off'))).body;
+    const reportId = listed.tasks.find(
       (task: any) => task.artifacts?.[0]?.name === 'Climate Change Report',
     ).id;
     for (let i = 0; i < 3; i++) {
@@ -204,16 +213,14 @@ async function cleanReads(options: { chaos?: string }) {
     }
     await toSlot(t, 8);
 
-    const list = await (
-      await fetch(`${t.url}/tasks?includeArtifacts=true`, { headers: chaos('off') })
-    ).text();
+    const list = (await getJson(t, '/tasks?includeArtifacts=true', chaosHeader('off'))).text;
     const ids = (JSON.parse(list).tasks as { id: string }[]).map((task) => task.id).sort();
     const reads: string[] = [list];
     for (const id of ids) {
-      reads.push(await exchange(t, get(t, `/tasks/${id}`, chaos('off'))));
+      reads.push(await exchange(t, get(t, `/tasks/${id}`, chaosHeader('off'))));
       reads.push(await exchange(t, get(t, `/tasks/${id}`)));
       reads.push(
-        await exchange(t, get(t, `/tasks/${id}:subscribe`, { 'Last-Event-ID': '0', ...chaos('off') })),
+        await exchange(t, get(t, `/tasks/${id}:subscribe`, { 'Last-Event-ID': '0', ...chaosHeader('off') })),
       );
     }
     return { ids, reads, faults: await faultsOf(t) };

@@ -1,36 +1,17 @@
 /**
- * Shared by the chaos acceptance tests: requests in each dialect, a raw TCP client that sees
+ * Shared by the chaos acceptance tests: the long report's stream in each dialect, a raw TCP client that sees
  * exactly how a connection ends (FIN, RST, or not at all), SSE frames in wire order, the fault
  * log, and waiting for I/O without moving the virtual clock.
  */
 import net from 'node:net';
 import type { FaultRecord } from '../../src/chaos/fault-log.js';
 import { flushIo, type TestSim } from '../helpers/sim.js';
-import type { SseReader } from '../helpers/sse.js';
+import { postSse, type SseReader } from '../helpers/sse.js';
+import { chaosHeader, getJson, rpcEnvelope, V1_HEADERS, v03Send, v1Send } from '../helpers/wire.js';
 
 export type { FaultRecord };
 
 export const REPORT_TEXT = 'Write a long report on climate change';
-export const JSON_HEADERS = { 'Content-Type': 'application/json' };
-export const V1 = { 'A2A-Version': '1.0' };
-
-export const v1Send = (text: string, messageId: string, extra: Record<string, unknown> = {}) => ({
-  message: { messageId, role: 'ROLE_USER', parts: [{ text }] },
-  ...extra,
-});
-export const v03Send = (text: string, messageId: string, extra: Record<string, unknown> = {}) => ({
-  message: { kind: 'message', messageId, role: 'user', parts: [{ kind: 'text', text }] },
-  ...extra,
-});
-export const rpcBody = (method: string, params: unknown, id: string | number = 1, extra = {}) => ({
-  ...extra,
-  jsonrpc: '2.0',
-  id,
-  method,
-  params,
-});
-
-export const chaos = (value: string) => ({ 'X-Sim-Chaos': value });
 
 const V1_TERMINAL = [
   'TASK_STATE_COMPLETED',
@@ -72,7 +53,7 @@ export const STREAMS: StreamBinding[] = [
     operation: 'POST /message:stream',
     path: '/message:stream',
     headers: {},
-    body: (id) => v1Send(REPORT_TEXT, id),
+    body: (id) => v1Send(REPORT_TEXT, { messageId: id }),
     payload: (json) => json,
     ...v1Binding,
   },
@@ -80,8 +61,8 @@ export const STREAMS: StreamBinding[] = [
     name: 'JSON-RPC 1.0',
     operation: 'SendStreamingMessage',
     path: '/',
-    headers: V1,
-    body: (id) => rpcBody('SendStreamingMessage', v1Send(REPORT_TEXT, id), id),
+    headers: V1_HEADERS,
+    body: (id) => rpcEnvelope('SendStreamingMessage', v1Send(REPORT_TEXT, { messageId: id }), { id }),
     payload: (json) => json.result,
     ...v1Binding,
   },
@@ -90,7 +71,7 @@ export const STREAMS: StreamBinding[] = [
     operation: 'message/stream',
     path: '/',
     headers: {},
-    body: (id) => rpcBody('message/stream', v03Send(REPORT_TEXT, id), id),
+    body: (id) => rpcEnvelope('message/stream', v03Send(REPORT_TEXT, { messageId: id }), { id }),
     payload: (json) => json.result,
     state: (p) => (p.kind === 'status-update' ? p.status.state : undefined),
     taskState: (p) => (p.kind === 'task' ? p.status.state : undefined),
@@ -98,6 +79,20 @@ export const STREAMS: StreamBinding[] = [
     states: { unknown: 'unknown', working: 'working', completed: 'completed' },
   },
 ];
+/** Opens the long report as a stream under `profile` (`id` names its message and request). */
+export const startStream = (t: TestSim, b: StreamBinding, id: string, profile: string) =>
+  postSse(`${t.url}${b.path}`, b.body(id), { ...b.headers, ...chaosHeader(profile) });
+/** The id of the only task of this simulator, read without chaos and without moving the clock. */
+export const onlyTaskId = async (t: TestSim) =>
+  (await getJson(t, '/tasks', chaosHeader('off'))).body.tasks[0].id as string;
+/** The SSE ids `1` to `n`: the seqs of a task's first n events. */
+export const seqsTo = (n: number) => Array.from({ length: n }, (_, i) => String(i + 1));
+/** The id of the task a stream's first frame opens. */
+export const reportTaskId = (b: StreamBinding, json: any) => {
+  const p = b.payload(json);
+  return (p.task?.id ?? p.id) as string;
+};
+
 /** Yields to the event loop until `condition` holds; never moves the clock. */
 export async function waitUntil(
   condition: () => boolean,
@@ -160,8 +155,7 @@ export async function faultsOf(
   const params = new URLSearchParams(
     Object.entries(query).flatMap(([k, v]): [string, string][] => (v === undefined ? [] : [[k, String(v)]])),
   );
-  const response = await fetch(`${t.url}/_sim/faults?${params}`);
-  return ((await response.json()) as { faults: FaultRecord[] }).faults;
+  return (await getJson(t, `/_sim/faults?${params}`)).body.faults as FaultRecord[];
 }
 
 // ---------------------------------------------------------------------------------------------

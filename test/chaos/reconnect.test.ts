@@ -9,7 +9,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSim, type TestSim } from '../helpers/sim.js';
 import { SseReader, type SseEvent } from '../helpers/sse.js';
-import { faultsOf, REPORT_TEXT, rpcBody, settle, sleep, V1, v03Send, v1Send } from './helpers.js';
+import {
+  cursorHeader,
+  postForStream as post,
+  rpcEnvelope,
+  V1_HEADERS,
+  v03Send,
+  v1Send,
+} from '../helpers/wire.js';
+import { faultsOf, REPORT_TEXT, settle, sleep } from './helpers.js';
 
 const PROFILES = [
   'flaky-mobile',
@@ -43,21 +51,6 @@ interface Binding {
   isCompleted(payload: any): boolean;
 }
 
-const post = (
-  t: TestSim,
-  path: string,
-  body: unknown,
-  headers: Record<string, string>,
-  signal?: AbortSignal,
-) =>
-  fetch(`${t.url}${path}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream', ...headers },
-    body: JSON.stringify(body),
-    ...(signal && { signal }),
-  });
-const cursor = (afterSeq: number) => ({ 'Last-Event-ID': String(afterSeq) });
-
 const v1Completed = (p: any) => p.statusUpdate?.status.state === 'TASK_STATE_COMPLETED';
 const v03Completed = (p: any) => p.kind === 'status-update' && p.status.state === 'completed';
 const v03 = (
@@ -69,11 +62,10 @@ const v03 = (
     post(
       t,
       path,
-      rpcBody(
+      rpcEnvelope(
         'message/send',
-        v03Send(REPORT_TEXT, 'rc-1', { configuration: { blocking: false } }),
-        's',
-        selector,
+        v03Send(REPORT_TEXT, { messageId: 'rc-1' }, { configuration: { blocking: false } }),
+        { id: 's', ...selector },
       ),
       { ...extraHeaders, ...h },
     ),
@@ -82,12 +74,12 @@ const v03 = (
     post(
       t,
       path,
-      rpcBody('tasks/resubscribe', { taskId, afterSeq }, 'r', selector),
+      rpcEnvelope('tasks/resubscribe', { taskId, afterSeq }, { id: 'r', ...selector }),
       { ...extraHeaders, ...h },
       signal,
     ),
   getTask: (t, id, h) =>
-    post(t, path, rpcBody('tasks/get', { id }, 'g', selector), { ...extraHeaders, ...h }),
+    post(t, path, rpcEnvelope('tasks/get', { id }, { id: 'g', ...selector }), { ...extraHeaders, ...h }),
   stateOf: (answer) => answer.result.status.state,
   payload: (event) => event.json.result,
   isCompleted: v03Completed,
@@ -100,13 +92,13 @@ const BINDINGS: Binding[] = [
       post(
         t,
         '/message:send',
-        v1Send(REPORT_TEXT, 'rc-1', { configuration: { returnImmediately: true } }),
+        v1Send(REPORT_TEXT, { messageId: 'rc-1' }, { configuration: { returnImmediately: true } }),
         h,
       ),
     taskIdOf: (answer) => answer.task.id,
     subscribe: (t, id, afterSeq, h, signal) =>
       fetch(`${t.url}/tasks/${id}:subscribe`, {
-        headers: { Accept: 'text/event-stream', ...cursor(afterSeq), ...h },
+        headers: { Accept: 'text/event-stream', ...cursorHeader(afterSeq), ...h },
         ...(signal && { signal }),
       }),
     getTask: (t, id, h) => fetch(`${t.url}/tasks/${id}`, { headers: h }),
@@ -120,17 +112,23 @@ const BINDINGS: Binding[] = [
       post(
         t,
         '/',
-        rpcBody(
+        rpcEnvelope(
           'SendMessage',
-          v1Send(REPORT_TEXT, 'rc-1', { configuration: { returnImmediately: true } }),
-          's',
+          v1Send(REPORT_TEXT, { messageId: 'rc-1' }, { configuration: { returnImmediately: true } }),
+          { id: 's' },
         ),
-        { ...V1, ...h },
+        { ...V1_HEADERS, ...h },
       ),
     taskIdOf: (answer) => answer.result.task.id,
     subscribe: (t, id, afterSeq, h, signal) =>
-      post(t, '/', rpcBody('SubscribeToTask', { id }, 'r'), { ...V1, ...cursor(afterSeq), ...h }, signal),
-    getTask: (t, id, h) => post(t, '/', rpcBody('GetTask', { id }, 'g'), { ...V1, ...h }),
+      post(
+        t,
+        '/',
+        rpcEnvelope('SubscribeToTask', { id }, { id: 'r' }),
+        { ...V1_HEADERS, ...cursorHeader(afterSeq), ...h },
+        signal,
+      ),
+    getTask: (t, id, h) => post(t, '/', rpcEnvelope('GetTask', { id }, { id: 'g' }), { ...V1_HEADERS, ...h }),
     stateOf: (answer) => answer.result.status.state,
     payload: (event) => event.json.result,
     isCompleted: v1Completed,
