@@ -9,9 +9,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LoggedEvent } from '../../src/domain/types.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
 import { postSse } from '../helpers/sse.js';
+import { callJson, getJson, postJson, rpc, rpcEnvelope, v03Send, v1Send } from '../helpers/wire.js';
 import {
-  call,
-  rpc,
   settle,
   settleDeliveries,
   startReceiver,
@@ -57,42 +56,38 @@ interface Binding {
 
 let counter = 0;
 const v1State = (name: string) => `TASK_STATE_${name.toUpperCase().replace('-', '_')}`;
-const v1Message = (text: string, to?: Started) => ({
-  message: {
-    messageId: `push-${++counter}`,
-    role: 'ROLE_USER',
-    parts: [{ text }],
-    ...(to && { taskId: to.id }),
-  },
-});
 const v1Config = (url: string) => ({
   url,
   token: TOKEN,
   authentication: { scheme: 'Bearer', credentials: CREDENTIALS },
 });
-const v1Send = (text: string, to: Started | undefined, inline: string | undefined) => ({
-  ...v1Message(text, to),
-  configuration: {
-    returnImmediately: true,
-    ...(inline && { taskPushNotificationConfig: v1Config(inline) }),
-  },
-});
+/** A v1.0 send that answers at once, following up `to` and making an inline config if asked. */
+const v1PushSend = (text: string, to: Started | undefined, inline: string | undefined) =>
+  v1Send(
+    text,
+    { messageId: `push-${++counter}`, ...(to && { taskId: to.id }) },
+    {
+      configuration: {
+        returnImmediately: true,
+        ...(inline && { taskPushNotificationConfig: v1Config(inline) }),
+      },
+    },
+  );
 const v03Config = (url: string) => ({
   url,
   token: TOKEN,
   authentication: { schemes: ['Bearer'], credentials: CREDENTIALS },
 });
 /** v0.3 params; `byContext` follows up by the context alone, as the gateway seeds do. */
-const v03Send = (text: string, to: Started | undefined, inline: string | undefined, byContext = false) => ({
-  message: {
-    kind: 'message',
-    messageId: `push-${++counter}`,
-    role: 'user',
-    parts: [{ kind: 'text', text }],
-    ...(to && (byContext ? { contextId: to.contextId } : { taskId: to.id })),
-  },
-  configuration: { blocking: false, ...(inline && { pushNotificationConfig: v03Config(inline) }) },
-});
+const v03PushSend = (text: string, to: Started | undefined, inline: string | undefined, byContext = false) =>
+  v03Send(
+    text,
+    {
+      messageId: `push-${++counter}`,
+      ...(to && (byContext ? { contextId: to.contextId } : { taskId: to.id })),
+    },
+    { configuration: { blocking: false, ...(inline && { pushNotificationConfig: v03Config(inline) }) } },
+  );
 
 /** The answer of a JSON-RPC call, or a failed test naming its error. */
 function resultOf(envelope: any): any {
@@ -105,12 +100,12 @@ const REST: Binding = {
   scope: ROOT_SCOPE,
   state: v1State,
   send: async (text, to, inline) =>
-    (await call(t, 'POST', '/message:send', v1Send(text, to, inline))).body.task,
+    (await postJson(t, '/message:send', v1PushSend(text, to, inline))).body.task,
   cancel: async (id) => {
-    expect((await call(t, 'POST', `/tasks/${id}:cancel`)).status).toBe(200);
+    expect((await callJson(t, 'POST', `/tasks/${id}:cancel`)).status).toBe(200);
   },
   create: async (id, url) => {
-    const res = await call(t, 'POST', `/tasks/${id}/pushNotificationConfigs`, v1Config(url));
+    const res = await postJson(t, `/tasks/${id}/pushNotificationConfigs`, v1Config(url));
     expect(res.status).toBe(201);
     return res.body;
   },
@@ -120,24 +115,28 @@ const JSONRPC_V1: Binding = {
   dialect: '1.0',
   scope: ROOT_SCOPE,
   state: v1State,
-  send: async (text, to, inline) => resultOf(await rpc(t, 'SendMessage', v1Send(text, to, inline))).task,
-  cancel: async (id) => void resultOf(await rpc(t, 'CancelTask', { id })),
+  send: async (text, to, inline) =>
+    resultOf((await rpc(t, 'SendMessage', v1PushSend(text, to, inline))).body).task,
+  cancel: async (id) => void resultOf((await rpc(t, 'CancelTask', { id })).body),
   create: async (id, url) =>
-    resultOf(await rpc(t, 'CreateTaskPushNotificationConfig', { taskId: id, ...v1Config(url) })),
+    resultOf((await rpc(t, 'CreateTaskPushNotificationConfig', { taskId: id, ...v1Config(url) })).body),
 };
 
 const JSONRPC_V03: Binding = {
   dialect: '0.3',
   scope: ROOT_SCOPE,
   state: (name) => name,
-  send: async (text, to, inline) => resultOf(await rpc(t, 'message/send', v03Send(text, to, inline))),
-  cancel: async (id) => void resultOf(await rpc(t, 'tasks/cancel', { id })),
+  send: async (text, to, inline) =>
+    resultOf((await rpc(t, 'message/send', v03PushSend(text, to, inline))).body),
+  cancel: async (id) => void resultOf((await rpc(t, 'tasks/cancel', { id })).body),
   create: async (id, url) =>
     resultOf(
-      await rpc(t, 'tasks/pushNotificationConfig/set', {
-        taskId: id,
-        pushNotificationConfig: v03Config(url),
-      }),
+      (
+        await rpc(t, 'tasks/pushNotificationConfig/set', {
+          taskId: id,
+          pushNotificationConfig: v03Config(url),
+        })
+      ).body,
     ),
 };
 
@@ -147,8 +146,8 @@ const GATEWAY: Binding = {
   scope: scopeOf({ agent: 'explore', workspace: 'default' }),
   state: (name) => name,
   send: async (text, to, inline) =>
-    resultOf(await rpc(t, 'message/send', v03Send(text, to, inline, true), GATEWAY_CALL)),
-  cancel: async (id) => void resultOf(await rpc(t, 'tasks/cancel', { id }, GATEWAY_CALL)),
+    resultOf((await rpc(t, 'message/send', v03PushSend(text, to, inline, true), GATEWAY_CALL)).body),
+  cancel: async (id) => void resultOf((await rpc(t, 'tasks/cancel', { id }, GATEWAY_CALL)).body),
 };
 
 /** How a test attaches its receiver: a config made after the task exists, or inline in the send. */
@@ -295,7 +294,7 @@ describe.each(WAYS)('a webhook made by $name', (way) => {
       );
     }
     if (way.inline) expect(receiver.seqs()[0]).toBe(1);
-    const deliveries = (await call(t, 'GET', `/_sim/deliveries?taskId=${task.id}`)).body.deliveries;
+    const deliveries = (await getJson(t, `/_sim/deliveries?taskId=${task.id}`)).body.deliveries;
     expect(deliveries.map((d: any) => [d.seq, d.attempt, d.outcome])).toEqual(
       log.map((e) => [e.seq, 1, 'delivered']),
     );
@@ -307,18 +306,14 @@ describe('a webhook and a stream of the same turn', () => {
     {
       name: 'REST message:stream',
       path: '/message:stream',
-      body: (text: string, url: string) => v1Send(text, undefined, url),
+      body: (text: string, url: string) => v1PushSend(text, undefined, url),
       payload: (data: any) => data,
     },
     {
       name: 'JSON-RPC 0.3 message/stream',
       path: '/',
-      body: (text: string, url: string) => ({
-        jsonrpc: '2.0',
-        id: 'stream-1',
-        method: 'message/stream',
-        params: v03Send(text, undefined, url),
-      }),
+      body: (text: string, url: string) =>
+        rpcEnvelope('message/stream', v03PushSend(text, undefined, url), { id: 'stream-1' }),
       payload: (data: any) => data.result,
     },
   ];

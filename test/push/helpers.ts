@@ -125,43 +125,6 @@ export async function settleDeliveries(): Promise<void> {
   await flushIo();
 }
 
-/**
- * One HTTP call to the simulator, answered as JSON. The clock stays put: for calls that answer at
- * once; wrap a call that waits on virtual time (a blocking send) in {@link settle}.
- */
-export async function call(
-  t: TestSim,
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; headers: Headers; body: any }> {
-  const response = await fetch(`${t.url}${path}`, {
-    method,
-    headers: { 'Content-Type': 'application/json', ...headers },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
-}
-
-/** A JSON-RPC call on `path` (`/` by default), answered with the whole envelope. */
-export async function rpc(
-  t: TestSim,
-  method: string,
-  params: unknown,
-  { path = '/', headers = {}, envelope = {} }: RpcOptions = {},
-): Promise<any> {
-  return (await call(t, 'POST', path, { ...envelope, jsonrpc: '2.0', id: 1, method, params }, headers)).body;
-}
-
-export interface RpcOptions {
-  path?: string;
-  headers?: Record<string, string>;
-  /** Members beside the standard ones, e.g. the gateway's `agent_code`. */
-  envelope?: Record<string, unknown>;
-}
-
 /** The state a webhook body reports, if it is a Task or a status update (v1.0 or v0.3 shapes). */
 export function stateOf(body: any): string | undefined {
   const status =

@@ -6,9 +6,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
+import { getJson, postJson, rpc, v1Send } from '../helpers/wire.js';
 import {
-  call,
-  rpc,
   settleDeliveries,
   startReceiver,
   stateOf,
@@ -42,13 +41,15 @@ async function receiver(answer?: (n: number) => Answer): Promise<Receiver> {
 
 let counter = 0;
 /** A REST message:send that answers at once, with a webhook on the task it creates. */
-const weather = (url: string, text = 'What is the weather today?') => ({
-  message: { messageId: `retry-${++counter}`, role: 'ROLE_USER', parts: [{ text }] },
-  configuration: { returnImmediately: true, taskPushNotificationConfig: { url } },
-});
+const weather = (url: string, text = 'What is the weather today?') =>
+  v1Send(
+    text,
+    { messageId: `retry-${++counter}` },
+    { configuration: { returnImmediately: true, taskPushNotificationConfig: { url } } },
+  );
 
 const deliveries = async (t: TestSim, query = '') =>
-  (await call(t, 'GET', `/_sim/deliveries${query}`)).body.deliveries as any[];
+  (await getJson(t, `/_sim/deliveries${query}`)).body.deliveries as any[];
 
 const completedAt = (r: Receiver) => () => r.requests.some((q) => stateOf(q.body) === 'TASK_STATE_COMPLETED');
 
@@ -56,7 +57,7 @@ describe('retries', () => {
   it('retries a receiver that answers 500 twice, backing off on the virtual clock, then delivers in order', async () => {
     const t = await sim();
     const hook = await receiver((n) => (n <= 2 ? 500 : 200));
-    const task = (await call(t, 'POST', '/message:send', weather(hook.url))).body.task;
+    const task = (await postJson(t, '/message:send', weather(hook.url))).body.task;
     await until(t, completedAt(hook), 'the completed status');
     await settleDeliveries();
 
@@ -88,8 +89,8 @@ describe('retries', () => {
     const t = await sim();
     const silent = await receiver(() => 'hold');
     const healthy = await receiver();
-    const task = (await call(t, 'POST', '/message:send', weather(silent.url))).body.task;
-    const other = await call(t, 'POST', `/tasks/${task.id}/pushNotificationConfigs`, { url: healthy.url });
+    const task = (await postJson(t, '/message:send', weather(silent.url))).body.task;
+    const other = await postJson(t, `/tasks/${task.id}/pushNotificationConfigs`, { url: healthy.url });
     expect(other.status).toBe(201);
 
     await until(
@@ -112,7 +113,7 @@ describe('retries', () => {
     expect(silent.seqs()).toEqual([1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4]);
 
     // The task ran on its own time; the healthy receiver got every event after its config, at once.
-    const got = (await call(t, 'GET', `/tasks/${task.id}`)).body;
+    const got = (await getJson(t, `/tasks/${task.id}`)).body;
     expect(got.status.state).toBe('TASK_STATE_COMPLETED');
     expect(healthy.seqs()).toEqual([2, 3, 4]);
     const healthyAt = t.sim.deliveries.list({ configId: other.body.id }).map((d) => d.at);
@@ -125,9 +126,11 @@ describe('the SSRF filter (push.blockPrivate)', () => {
   let taskId: string;
   beforeAll(async () => {
     t = await startSim({ seed: 'push-ssrf', speed: 0, push: { blockPrivate: true } });
-    const sent = await call(t, 'POST', '/message:send', {
-      message: { messageId: 'ssrf-1', role: 'ROLE_USER', parts: [{ text: 'What is the weather today?' }] },
-    });
+    const sent = await postJson(
+      t,
+      '/message:send',
+      v1Send('What is the weather today?', { messageId: 'ssrf-1' }),
+    );
     taskId = sent.body.task.id;
   });
   afterAll(() => t.close());
@@ -138,34 +141,31 @@ describe('the SSRF filter (push.blockPrivate)', () => {
     'http://[::1]/hook',
     'http://10.0.0.7/hook',
   ])('refuses %s at create, on every binding', async (url) => {
-    const rest = await call(t, 'POST', `/tasks/${taskId}/pushNotificationConfigs`, { url });
+    const rest = await postJson(t, `/tasks/${taskId}/pushNotificationConfigs`, { url });
     expect(rest.status).toBe(400);
     expect(rest.body.error.details[0].reason).toBe('INVALID_PARAMS');
     expect(rest.body.error.message).toMatch(/SSRF/);
-    const v1 = await rpc(t, 'CreateTaskPushNotificationConfig', { taskId, url });
+    const v1 = (await rpc(t, 'CreateTaskPushNotificationConfig', { taskId, url })).body;
     expect(v1.error.code).toBe(-32602);
-    const v03 = await rpc(t, 'tasks/pushNotificationConfig/set', {
-      taskId,
-      pushNotificationConfig: { url },
-    });
+    const v03 = (
+      await rpc(t, 'tasks/pushNotificationConfig/set', {
+        taskId,
+        pushNotificationConfig: { url },
+      })
+    ).body;
     expect(v03.error.code).toBe(-32602);
-    expect((await rpc(t, 'ListTaskPushNotificationConfigs', { taskId })).result.configs).toEqual([]);
+    expect((await rpc(t, 'ListTaskPushNotificationConfigs', { taskId })).body.result.configs).toEqual([]);
   });
 
   it('refuses an inline config before creating the task', async () => {
-    const before = (await call(t, 'GET', '/tasks')).body.totalSize;
-    const sent = await call(
-      t,
-      'POST',
-      '/message:send',
-      weather('http://127.0.0.1:9/hook', 'weather, once more'),
-    );
+    const before = (await getJson(t, '/tasks')).body.totalSize;
+    const sent = await postJson(t, '/message:send', weather('http://127.0.0.1:9/hook', 'weather, once more'));
     expect(sent.status).toBe(400);
-    expect((await call(t, 'GET', '/tasks')).body.totalSize).toBe(before);
+    expect((await getJson(t, '/tasks')).body.totalSize).toBe(before);
   });
 
   it('accepts a public address', async () => {
-    const created = await call(t, 'POST', `/tasks/${taskId}/pushNotificationConfigs`, {
+    const created = await postJson(t, `/tasks/${taskId}/pushNotificationConfigs`, {
       url: 'https://hooks.example.com/a2a',
     });
     expect(created.status).toBe(201);
@@ -177,8 +177,7 @@ describe('delivery chaos (X-Sim-Chaos delivery-*)', () => {
   async function chaoticRun(chaos: string, options: Parameters<typeof startSim>[0] = {}) {
     const t = await sim(options);
     const hook = await receiver();
-    const task = (await call(t, 'POST', '/message:send', weather(hook.url), { 'X-Sim-Chaos': chaos })).body
-      .task;
+    const task = (await postJson(t, '/message:send', weather(hook.url), { 'X-Sim-Chaos': chaos })).body.task;
     await until(
       t,
       () => t.sim.deliveries.list({ taskId: task.id }).some((d) => d.seq === 4 && d.outcome === 'delivered'),
@@ -248,14 +247,18 @@ describe('delivery chaos (X-Sim-Chaos delivery-*)', () => {
     const t = await sim();
     const hook = await receiver();
     const task = (
-      await call(t, 'POST', '/message:send', {
-        message: { messageId: 'chaos-create', role: 'ROLE_USER', parts: [{ text: 'Please fail this task' }] },
-        configuration: { returnImmediately: true },
-      })
+      await postJson(
+        t,
+        '/message:send',
+        v1Send(
+          'Please fail this task',
+          { messageId: 'chaos-create' },
+          { configuration: { returnImmediately: true } },
+        ),
+      )
     ).body.task;
-    const created = await call(
+    const created = await postJson(
       t,
-      'POST',
       `/tasks/${task.id}/pushNotificationConfigs`,
       { url: hook.url },
       { 'X-Sim-Chaos': 'delivery-duplicate=1' },
