@@ -14,6 +14,7 @@ import { DASHBOARD_DIR } from '../../src/admin/dashboard-files.js';
 import { rawHttp } from '../helpers/raw-http.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
 import { postSse } from '../helpers/sse.js';
+import { postJson, v1Send } from '../helpers/wire.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 /** `.ci/run` sets it: there a missing browser fails these tests instead of skipping them. */
@@ -24,22 +25,16 @@ const RESULTS = fileURLToPath(new URL('../../test-results/', import.meta.url));
 /** How long the browser may take to show something: the feed is instant, polling takes up to 2 s. */
 const SHOWN = { timeout: 10_000 };
 
+/** A REST send that answers at once with its task (`m-<text length>` names the message). */
 async function send(t: TestSim, text: string, taskId?: string): Promise<{ id: string }> {
-  const response = await fetch(`${t.url}/message:send`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      message: {
-        role: 'ROLE_USER',
-        parts: [{ text }],
-        messageId: `m-${text.length}`,
-        ...(taskId && { taskId }),
-      },
-      configuration: { returnImmediately: true },
-    }),
-  });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { task: { id: string } }).task;
+  const message = { messageId: `m-${text.length}`, ...(taskId && { taskId }) };
+  const answer = await postJson(
+    t,
+    '/message:send',
+    v1Send(text, message, { configuration: { returnImmediately: true } }),
+  );
+  expect(answer.status).toBe(200);
+  return answer.body.task;
 }
 
 /** A page that fails the test on any uncaught error in the dashboard's script. */
@@ -252,10 +247,9 @@ describe.skipIf(!HAS_CHROMIUM && !REQUIRED)(`the dashboard in a browser${SKIPPED
 
       const flight = await send(t, 'Book me a flight');
       t.clock.advance(1_000);
-      const config = await fetch(`${t.url}/tasks/${flight.id}/pushNotificationConfigs`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ id: 'hook-1', url: hook }),
+      const config = await postJson(t, `/tasks/${flight.id}/pushNotificationConfigs`, {
+        id: 'hook-1',
+        url: hook,
       });
       expect(config.status).toBe(201);
       await send(t, 'From San Francisco to New York', flight.id);

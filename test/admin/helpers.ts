@@ -1,6 +1,6 @@
 /**
- * Shared by the control-plane tests: admin calls, a message in each binding's shapes, and a
- * WebSocket watcher of the live feed that collects every message it gets.
+ * Shared by the control-plane tests: blocking sends over REST and the gateway, and a WebSocket
+ * watcher of the live feed that collects every message it gets (admin calls: helpers/wire.ts).
  */
 import { mkdtemp } from 'node:fs/promises';
 import { networkInterfaces, tmpdir } from 'node:os';
@@ -8,65 +8,14 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import type { SimEvent } from '../../src/admin/events.js';
 import { flushIo, type TestSim } from '../helpers/sim.js';
-
-export const JSON_HEADERS = { 'Content-Type': 'application/json' };
-
-export interface Answer {
-  status: number;
-  headers: Headers;
-  body: any;
-}
-
-/** One HTTP call answered at once (the clock stays put); JSON in and out. */
-export async function http(
-  url: string,
-  method: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-): Promise<Answer> {
-  const response = await fetch(url, {
-    method,
-    headers: { ...(body !== undefined && JSON_HEADERS), ...headers },
-    ...(body !== undefined && { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
-}
-
-/**
- * A call to the admin API as a script makes it: `admin(t, 'GET', '/tasks?agent=explore')`. It sends
- * `X-Sim-Admin: 1`, which a change without a JSON body needs.
- */
-export const admin = (
-  t: TestSim,
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-) => http(`${t.url}/_sim${path}`, method, body, { 'X-Sim-Admin': '1', ...headers });
-
-export const v1Message = (text: string, messageId: string, extra: Record<string, unknown> = {}) => ({
-  message: { role: 'ROLE_USER', parts: [{ text }], messageId, ...extra },
-});
-export const v03Message = (text: string, messageId: string, extra: Record<string, unknown> = {}) => ({
-  message: { kind: 'message', role: 'user', parts: [{ kind: 'text', text }], messageId, ...extra },
-});
-export const rpc = (method: string, params: unknown, id: string | number, extra = {}) => ({
-  ...extra,
-  jsonrpc: '2.0',
-  id,
-  method,
-  params,
-});
+import { postJson, rpc, v03Send, v1Send } from '../helpers/wire.js';
 
 /**
  * A blocking send over REST at `base` (the root, `/acme` for a tenant, `/agents/explore`), driven
  * on virtual time until the turn ends; the task (or message) it answered.
  */
 export async function restSend(t: TestSim, base: string, text: string, messageId: string, extra = {}) {
-  const answer = await t.drive(
-    http(`${t.url}${base}/message:send`, 'POST', v1Message(text, messageId, extra)),
-  );
+  const answer = await t.drive(postJson(t, `${base}/message:send`, v1Send(text, { messageId, ...extra })));
   if (answer.status !== 200) throw new Error(`send failed: ${answer.status} ${JSON.stringify(answer.body)}`);
   return answer.body.task ?? answer.body.message;
 }
@@ -74,12 +23,12 @@ export async function restSend(t: TestSim, base: string, text: string, messageId
 /** A blocking v0.3 `message/send` through the gateway, as agent `explore` in `workspace`. */
 export async function gatewaySend(t: TestSim, workspace: string, text: string, messageId: string) {
   const answer = await t.drive(
-    http(
-      `${t.url}${t.sim.gatewayPath}`,
-      'POST',
-      rpc('message/send', v03Message(text, messageId), `gw-${messageId}`, { agent_code: 'explore' }),
-      { 'X-Workspace-ID': workspace },
-    ),
+    rpc(t, 'message/send', v03Send(text, { messageId }), {
+      path: t.sim.gatewayPath,
+      id: `gw-${messageId}`,
+      envelope: { agent_code: 'explore' },
+      headers: { 'X-Workspace-ID': workspace },
+    }),
   );
   if (!answer.body.result) throw new Error(`gateway send failed: ${JSON.stringify(answer.body)}`);
   return answer.body.result;
@@ -156,6 +105,18 @@ export class FeedRefused extends Error {
     super(`feed refused: ${status} ${body}`);
   }
 }
+
+/** The FeedRefused of an upgrade that must be refused; fails if the feed opened. */
+export const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error('expected the upgrade to be refused');
+    },
+    (error: unknown) => {
+      if (!(error instanceof FeedRefused)) throw error;
+      return error;
+    },
+  );
 
 /** Lets I/O run (never the clock) until `condition` holds. */
 export async function ioUntil(condition: () => boolean, what = 'the condition'): Promise<void> {

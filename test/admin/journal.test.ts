@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type TestSim } from '../helpers/sim.js';
 import { postSse } from '../helpers/sse.js';
-import { admin, http, rpc, v03Message, v1Message } from './helpers.js';
+import { admin, getJson, postJson, rpcEnvelope, v03Send, v1Send } from '../helpers/wire.js';
 
 const WEATHER = 'What is the weather today?';
 
@@ -24,14 +24,14 @@ describe('one request from each binding', () => {
     t = await startSim({ keepAliveMs: 0 });
     startedAt = t.clock.now();
     const rest = await t.drive(
-      http(`${t.url}/message:send`, 'POST', v1Message(WEATHER, 'j-rest'), {
+      postJson(t, '/message:send', v1Send(WEATHER, { messageId: 'j-rest' }), {
         Authorization: 'Bearer very-secret',
         'X-API-Key': 'key-secret',
       }),
     );
     taskIds['REST'] = rest.body.task.id;
     const v1 = await t.drive(
-      http(`${t.url}/`, 'POST', rpc('SendMessage', v1Message(WEATHER, 'j-v1'), 'rpc-1'), {
+      postJson(t, '/', rpcEnvelope('SendMessage', v1Send(WEATHER, { messageId: 'j-v1' }), { id: 'rpc-1' }), {
         'A2A-Version': '1.0',
       }),
     );
@@ -39,14 +39,17 @@ describe('one request from each binding', () => {
     // Later on the clock, for `since`.
     t.clock.advance(60_000);
     const v03 = await t.drive(
-      http(`${t.url}/`, 'POST', rpc('message/send', v03Message(WEATHER, 'j-v03'), 7)),
+      postJson(t, '/', rpcEnvelope('message/send', v03Send(WEATHER, { messageId: 'j-v03' }), { id: 7 })),
     );
     taskIds['JSON-RPC 0.3'] = v03.body.result.id;
     const gateway = await t.drive(
-      http(
-        `${t.url}${t.sim.gatewayPath}`,
-        'POST',
-        rpc('message/send', v03Message(WEATHER, 'j-gw'), 'gw-1', { agent_code: 'explore' }),
+      postJson(
+        t,
+        t.sim.gatewayPath,
+        rpcEnvelope('message/send', v03Send(WEATHER, { messageId: 'j-gw' }), {
+          id: 'gw-1',
+          agent_code: 'explore',
+        }),
         { 'X-Workspace-ID': 'ws-9' },
       ),
     );
@@ -146,7 +149,7 @@ describe('faults, errors and streams', () => {
   afterAll(() => t.close());
 
   it('links the chaos faults applied to a request (X-Sim-Chaos), with the status the client got', async () => {
-    const answer = await http(`${t.url}/message:send`, 'POST', v1Message(WEATHER, 'jf-1'), {
+    const answer = await postJson(t, '/message:send', v1Send(WEATHER, { messageId: 'jf-1' }), {
       'X-Sim-Chaos': 'errors-kind=503',
     });
     expect(answer.status).toBe(503);
@@ -164,7 +167,7 @@ describe('faults, errors and streams', () => {
 
   it('a stream: streamed, its task, and a drop applied mid-stream', async () => {
     const reader = await t.drive(
-      postSse(`${t.url}/message:stream`, v1Message(WEATHER, 'jf-2'), {
+      postSse(`${t.url}/message:stream`, v1Send(WEATHER, { messageId: 'jf-2' }), {
         'X-Sim-Chaos': 'drop-after-events=2',
       }),
     );
@@ -182,7 +185,7 @@ describe('faults, errors and streams', () => {
   });
 
   it('an error answer is recorded with its status and the task it named', async () => {
-    const answer = await http(`${t.url}/tasks/no-such-task`, 'GET');
+    const answer = await getJson(t, '/tasks/no-such-task');
     expect(answer.status).toBe(404);
     const [entry] = (await requests(t)).slice(-1);
     expect(entry).toMatchObject({ method: 'GET', path: '/tasks/no-such-task', status: 404 });
@@ -195,23 +198,20 @@ describe('the bound and DELETE', () => {
   afterAll(() => t.close());
 
   it('journalSize: 5 keeps the last 5 requests', async () => {
-    for (let i = 1; i <= 7; i++) await http(`${t.url}/tasks?pageSize=${i}`, 'GET');
+    for (let i = 1; i <= 7; i++) await getJson(t, `/tasks?pageSize=${i}`);
     const kept = await requests(t);
     expect(kept.map((e) => e.n)).toEqual([3, 4, 5, 6, 7]);
     expect(kept.map((e) => e.path)).toEqual([3, 4, 5, 6, 7].map((i) => `/tasks?pageSize=${i}`));
     // Well past the bound, still 5.
-    for (let i = 0; i < 20; i++) await http(`${t.url}/tasks`, 'GET');
+    for (let i = 0; i < 20; i++) await getJson(t, '/tasks');
     expect((await requests(t)).map((e) => e.n)).toEqual([23, 24, 25, 26, 27]);
   });
 
   it('DELETE /_sim/requests clears the journal (204); numbering goes on', async () => {
-    const deleted = await fetch(`${t.url}/_sim/requests`, {
-      method: 'DELETE',
-      headers: { 'X-Sim-Admin': '1' },
-    });
+    const deleted = await admin(t, 'DELETE', '/requests');
     expect(deleted.status).toBe(204);
     expect(await requests(t)).toEqual([]);
-    await http(`${t.url}/tasks`, 'GET');
+    await getJson(t, '/tasks');
     expect((await requests(t)).map((e) => e.n)).toEqual([28]);
   });
 });

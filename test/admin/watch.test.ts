@@ -7,7 +7,8 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flushIo, startSim, type TestSim } from '../helpers/sim.js';
-import { admin, restSend, tempDir } from './helpers.js';
+import { admin } from '../helpers/wire.js';
+import { restSend, tempDir } from './helpers.js';
 
 const scenario = (keyword: string, text: string) =>
   `description: Answers ${keyword}.\nmatch:\n  - keywords: [${keyword}]\nsteps:\n  - artifact:\n      parts:\n        - text: ${JSON.stringify(text)}\n  - status: completed\n`;

@@ -12,7 +12,8 @@ import { renderText, type RenderScope } from '../../src/engine/content.js';
 import { Random } from '../../src/lib/random.js';
 import { parseTemplate } from '../../src/scenario/template.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
-import { admin, watchFeed, FeedRefused } from '../admin/helpers.js';
+import { admin } from '../helpers/wire.js';
+import { watchFeed, FeedRefused } from '../admin/helpers.js';
 
 const NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
 const MORE = [...NAMES, 'toLocaleString', '__defineGetter__', 'isPrototypeOf'];

@@ -14,7 +14,7 @@ import { loadChaosFile } from '../../src/chaos/catalog.js';
 import { createSimulator } from '../../src/index.js';
 import { loadScenarioFile } from '../../src/scenario/load.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
-import { admin } from '../admin/helpers.js';
+import { admin } from '../helpers/wire.js';
 
 const MAX = /longer than the maximum, 2147483647ms/;
 const JSON_TYPE = { 'Content-Type': 'application/json' };
