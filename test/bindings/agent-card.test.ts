@@ -12,6 +12,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimulatorOptions } from '../../src/index.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
+import { v1Send } from '../helpers/wire.js';
 
 const CARD = '/.well-known/agent-card.json';
 /** Fields of a v0.3 card that a v1.0 AgentCard has no place for. */
@@ -211,9 +212,7 @@ describe('caching (§8.6.1)', () => {
 });
 
 describe('the media type of REST answers: the one the client used', () => {
-  const send = {
-    message: { messageId: 'mt-1', role: 'ROLE_USER', parts: [{ text: 'What is the weather today?' }] },
-  };
+  const send = v1Send('What is the weather today?', { messageId: 'mt-1' });
 
   it.each([
     ['application/json', /^application\/json; charset=utf-8$/],

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/lib/log.js';
 import { flushIo, startSim, type TestSim } from '../helpers/sim.js';
 import { parseAnswer, rawHttp } from '../helpers/raw-http.js';
+import { JSON_HEADERS, rpcEnvelope, v1Send } from '../helpers/wire.js';
 
 const LIMIT = 1024;
 const logged: string[] = [];
@@ -18,17 +19,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const JSON_TYPE = { 'Content-Type': 'application/json' };
-const message = (text: string) => ({ messageId: 'm', role: 'ROLE_USER', parts: [{ text }] });
-const big = (extra: object = {}) => JSON.stringify({ ...extra, message: message('x'.repeat(4 * LIMIT)) });
-const rpcBody = (method: string, extra: object = {}) =>
-  JSON.stringify({
-    ...extra,
-    jsonrpc: '2.0',
-    id: 7,
-    method,
-    params: { message: message('x'.repeat(4 * LIMIT)) },
-  });
+/** A SendMessageRequest four times the limit. */
+const bigSend = () => v1Send('x'.repeat(4 * LIMIT), { messageId: 'm' });
+const big = (extra: object = {}) => JSON.stringify({ ...extra, ...bigSend() });
+const rpcBody = (method: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify(rpcEnvelope(method, bigSend(), { id: 7, ...extra }));
 
 /**
  * Streams `total` bytes of a chunked body until the server hangs up: how much got written, and the
@@ -63,7 +58,7 @@ function flood(target: string, headers: Record<string, string>, total: number) {
 
 describe('REST', () => {
   it('answers a body declared too large with 413 before reading it, and closes the connection', async () => {
-    const answer = await rawHttp(t.url, 'POST', '/message:send', JSON_TYPE, big());
+    const answer = await rawHttp(t.url, 'POST', '/message:send', JSON_HEADERS, big());
     expect(answer.status).toBe(413);
     expect(answer.headers['connection']).toBe('close');
     expect(answer.json.error).toMatchObject({ code: 413, status: 'RESOURCE_EXHAUSTED' });
@@ -75,7 +70,7 @@ describe('REST', () => {
     'stops reading a chunked body at the limit on POST %s: 413, then the server hangs up',
     async (target) => {
       const total = 256 * 1024 * 1024;
-      const { written, answer } = await flood(target, JSON_TYPE, total);
+      const { written, answer } = await flood(target, JSON_HEADERS, total);
       expect(answer?.status).toBe(413);
       expect(answer?.json.error.code).toBe(413);
       expect(written).toBeLessThan(total);
@@ -90,7 +85,7 @@ describe('JSON-RPC', () => {
   ])(
     'answers %s over the limit with -32600 and HTTP 200, closing the connection',
     async (method, headers) => {
-      const answer = await rawHttp(t.url, 'POST', '/', { ...JSON_TYPE, ...headers }, rpcBody(method));
+      const answer = await rawHttp(t.url, 'POST', '/', { ...JSON_HEADERS, ...headers }, rpcBody(method));
       expect(answer.status).toBe(200);
       expect(answer.headers['connection']).toBe('close');
       expect(answer.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
@@ -100,7 +95,7 @@ describe('JSON-RPC', () => {
 
   it('stops reading a chunked JSON-RPC body at the limit', async () => {
     const total = 256 * 1024 * 1024;
-    const { written, answer } = await flood('/', JSON_TYPE, total);
+    const { written, answer } = await flood('/', JSON_HEADERS, total);
     expect(answer?.status).toBe(200);
     expect(answer?.json.error.code).toBe(-32600);
     expect(written).toBeLessThan(total);
@@ -108,7 +103,7 @@ describe('JSON-RPC', () => {
 
   it('answers the gateway with 413 and -32600: envelope errors keep their HTTP status there', async () => {
     const body = rpcBody('message/send', { agent_code: 'explore' });
-    const answer = await rawHttp(t.url, 'POST', t.sim.gatewayPath, JSON_TYPE, body);
+    const answer = await rawHttp(t.url, 'POST', t.sim.gatewayPath, JSON_HEADERS, body);
     expect(answer.status).toBe(413);
     expect(answer.json.error.code).toBe(-32600);
   });
@@ -117,7 +112,7 @@ describe('JSON-RPC', () => {
 describe('the admin API', () => {
   it('answers a body over its own 64 KiB limit with 413, naming that limit', async () => {
     const body = JSON.stringify({ chaos: 'x'.repeat(70_000) });
-    const answer = await rawHttp(t.url, 'PUT', '/_sim/chaos', JSON_TYPE, body);
+    const answer = await rawHttp(t.url, 'PUT', '/_sim/chaos', JSON_HEADERS, body);
     expect(answer.status).toBe(413);
     expect(answer.json.error).toMatchObject({ code: 413, status: 'RESOURCE_EXHAUSTED' });
     expect(answer.json.error.message).toContain("the admin API's limit");

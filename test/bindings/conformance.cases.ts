@@ -6,20 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type TestSim } from '../helpers/sim.js';
+import { v1Send } from '../helpers/wire.js';
 import { DriverError, type Driver, type DriverFactory, type Frame, type Unsupported } from './drivers.js';
-
-let counter = 0;
-/** A SendMessageRequest in v1.0 ProtoJSON, with a fresh messageId. */
-export function userMessage(
-  text: string,
-  extra: Record<string, unknown> = {},
-  configuration?: Record<string, unknown>,
-) {
-  return {
-    message: { messageId: `msg-${++counter}`, role: 'ROLE_USER', parts: [{ text }], ...extra },
-    ...(configuration && { configuration }),
-  };
-}
 
 const stateOf = (frame: Frame | undefined): string | undefined =>
   frame?.payload.task?.status.state ?? frame?.payload.statusUpdate?.status.state;
@@ -55,7 +43,7 @@ export function conformanceCases(
     afterAll(() => t.close());
 
     it('answers the weather question with a completed task and a Weather Report artifact (seed 000)', async () => {
-      const { task } = await t.drive(d.send(userMessage('What is the weather today?')));
+      const { task } = await t.drive(d.send(v1Send('What is the weather today?')));
       expect(task.status.state).toBe('TASK_STATE_COMPLETED');
       expect(task.id).toMatch(/^[0-9a-f-]{36}$/);
       expect(task.contextId).toMatch(/^[0-9a-f-]{36}$/);
@@ -66,7 +54,7 @@ export function conformanceCases(
     });
 
     it('books a flight: input-required, then the follow-up with the taskId completes it (seed 000)', async () => {
-      const first = await t.drive(d.send(userMessage('Book me a flight')));
+      const first = await t.drive(d.send(v1Send('Book me a flight')));
       const task = first.task;
       expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
       expect(task.status.message.role).toBe('ROLE_AGENT');
@@ -74,9 +62,7 @@ export function conformanceCases(
         'I need more details. Where would you like to fly from and to?',
       );
 
-      const second = await t.drive(
-        d.send(userMessage('From San Francisco to New York', { taskId: task.id })),
-      );
+      const second = await t.drive(d.send(v1Send('From San Francisco to New York', { taskId: task.id })));
       const done = second.task;
       expect(done.id).toBe(task.id);
       expect(done.contextId).toBe(task.contextId);
@@ -95,9 +81,9 @@ export function conformanceCases(
     });
 
     it('rejects a follow-up whose contextId differs from the task, leaving the task as it was', async () => {
-      const { task } = await t.drive(d.send(userMessage('Book me a flight')));
+      const { task } = await t.drive(d.send(v1Send('Book me a flight')));
       await expectError(
-        d.send(userMessage('From Paris to Rome', { taskId: task.id, contextId: 'some-other-context' })),
+        d.send(v1Send('From Paris to Rome', { taskId: task.id, contextId: 'some-other-context' })),
         'InvalidParamsError',
       );
       const after = await d.getTask(task.id);
@@ -106,49 +92,46 @@ export function conformanceCases(
     });
 
     it('answers TaskNotFoundError for a message naming an unknown taskId, and for get, cancel and subscribe', async () => {
-      await expectError(d.send(userMessage('hello', { taskId: 'no-such-task' })), 'TaskNotFoundError');
+      await expectError(d.send(v1Send('hello', { taskId: 'no-such-task' })), 'TaskNotFoundError');
       await expectError(d.getTask('no-such-task'), 'TaskNotFoundError');
       await expectError(d.cancel('no-such-task'), 'TaskNotFoundError');
       await expectError(d.subscribe('no-such-task'), 'TaskNotFoundError');
     });
 
     it('fails the failure scenario with an explanatory status message', async () => {
-      const { task } = await t.drive(d.send(userMessage('Please fail this task')));
+      const { task } = await t.drive(d.send(v1Send('Please fail this task')));
       expect(task.status.state).toBe('TASK_STATE_FAILED');
       expect(textOf(task.status.message)).toMatch(/simulated failure/);
     });
 
     it('replies to a greeting with a direct Message, not a task', async () => {
-      const result = await t.drive(d.send(userMessage('Hello')));
+      const result = await t.drive(d.send(v1Send('Hello')));
       expect(result.task).toBeUndefined();
       expect(result.message.role).toBe('ROLE_AGENT');
       expect(textOf(result.message)).toMatch(/simulated A2A agent/);
     });
 
     it('pauses in auth-required and completes once the user answers', async () => {
-      const { task } = await t.drive(d.send(userMessage('Check my calendar')));
+      const { task } = await t.drive(d.send(v1Send('Check my calendar')));
       expect(task.status.state).toBe('TASK_STATE_AUTH_REQUIRED');
-      const { task: done } = await t.drive(d.send(userMessage('signed in', { taskId: task.id })));
+      const { task: done } = await t.drive(d.send(v1Send('signed in', { taskId: task.id })));
       expect(done.status.state).toBe('TASK_STATE_COMPLETED');
     });
 
     it('rejects a request it will not carry out', async () => {
-      const { task } = await t.drive(d.send(userMessage("Hack my neighbour's wifi")));
+      const { task } = await t.drive(d.send(v1Send("Hack my neighbour's wifi")));
       expect(task.status.state).toBe('TASK_STATE_REJECTED');
     });
 
     it('refuses to continue a terminal task (UnsupportedOperationError) and to cancel it (TaskNotCancelableError)', async () => {
-      const { task } = await t.drive(d.send(userMessage('What is the weather today?')));
-      await expectError(
-        d.send(userMessage('and tomorrow?', { taskId: task.id })),
-        'UnsupportedOperationError',
-      );
+      const { task } = await t.drive(d.send(v1Send('What is the weather today?')));
+      await expectError(d.send(v1Send('and tomorrow?', { taskId: task.id })), 'UnsupportedOperationError');
       await expectError(d.cancel(task.id), 'TaskNotCancelableError');
       await expectError(d.subscribe(task.id), 'UnsupportedOperationError');
     });
 
     it('streams the weather task: Task first, then working, the artifact and completed, then closes', async () => {
-      const stream = await d.stream(userMessage('What is the weather today?'));
+      const stream = await d.stream(v1Send('What is the weather today?'));
       const frames = await t.drive(stream.rest());
       expect(frames.map((f) => Object.keys(f.payload)[0])).toEqual([
         'task',
@@ -167,7 +150,7 @@ export function conformanceCases(
     });
 
     it('streams both turns of a flight booking, each opening with the Task', async () => {
-      const first = await t.drive((await d.stream(userMessage('Book me a flight'))).rest());
+      const first = await t.drive((await d.stream(v1Send('Book me a flight'))).rest());
       expect(first.map(stateOf)).toEqual([
         'TASK_STATE_SUBMITTED',
         'TASK_STATE_WORKING',
@@ -175,7 +158,7 @@ export function conformanceCases(
       ]);
       const taskId = first[0]!.payload.task.id;
       const second = await t.drive(
-        (await d.stream(userMessage('From San Francisco to New York', { taskId }))).rest(),
+        (await d.stream(v1Send('From San Francisco to New York', { taskId }))).rest(),
       );
       expect(Object.keys(second[0]!.payload)).toEqual(['task']);
       expect(second[0]!.payload.task.history.at(-1).parts[0].text).toBe('From San Francisco to New York');
@@ -188,7 +171,7 @@ export function conformanceCases(
     });
 
     it('streams the failure scenario to its FAILED status', async () => {
-      const frames = await t.drive((await d.stream(userMessage('Please fail this task'))).rest());
+      const frames = await t.drive((await d.stream(v1Send('Please fail this task'))).rest());
       expect(frames.map(stateOf).filter(Boolean)).toEqual([
         'TASK_STATE_SUBMITTED',
         'TASK_STATE_WORKING',
@@ -198,14 +181,14 @@ export function conformanceCases(
 
     it('streams a greeting as one Message, then closes', async () => {
       // Headers wait for the first item (peek, then commit), and the reply comes 100 ms in.
-      const frames = await t.drive(d.stream(userMessage('Hello')).then((stream) => stream.rest()));
+      const frames = await t.drive(d.stream(v1Send('Hello')).then((stream) => stream.rest()));
       expect(frames).toHaveLength(1);
       expect(frames[0]!.payload.message.role).toBe('ROLE_AGENT');
       if (d.seesEventIds) expect(frames[0]!.id).toBeUndefined();
     });
 
     it('streams the long report in chunks, at least one update every 5 s, and completes without a cancel', async () => {
-      const stream = await d.stream(userMessage('Write a long report on climate change'));
+      const stream = await d.stream(v1Send('Write a long report on climate change'));
       const start = t.clock.now();
       const frames = await t.drive(stream.rest());
       const chunks = frames.filter((f) => f.payload.artifactUpdate).map((f) => f.payload.artifactUpdate);
@@ -231,7 +214,7 @@ export function conformanceCases(
     });
 
     it('accepts a cancel at once but keeps working for a few seconds, then cancels (slow-cancel)', async () => {
-      const stream = await d.stream(userMessage('Write a long report on climate change'));
+      const stream = await d.stream(v1Send('Write a long report on climate change'));
       const first = await stream.next();
       const taskId = first!.payload.task.id;
       t.clock.advance(5_000);
@@ -252,7 +235,7 @@ export function conformanceCases(
 
     it('subscribes to a running task: the current Task first, then live events until it ends', async () => {
       const { task } = await d.send(
-        userMessage('Write a long report on climate change', {}, { returnImmediately: true }),
+        v1Send('Write a long report on climate change', {}, { configuration: { returnImmediately: true } }),
       );
       expect(task.status.state).toBe('TASK_STATE_SUBMITTED');
       t.clock.advance(3_000);
@@ -275,9 +258,7 @@ export function conformanceCases(
       const contextId = `list-${name}`;
       const created: string[] = [];
       for (let i = 0; i < 5; i++) {
-        const { task } = await t.drive(
-          d.send(userMessage(`What is the weather today, ${i}?`, { contextId })),
-        );
+        const { task } = await t.drive(d.send(v1Send(`What is the weather today, ${i}?`, { contextId })));
         created.push(task.id);
       }
       const seen: string[] = [];
@@ -307,7 +288,7 @@ export function conformanceCases(
     });
 
     it('limits history with historyLength (0 leaves it out)', async () => {
-      const { task } = await t.drive(d.send(userMessage('Book me a flight')));
+      const { task } = await t.drive(d.send(v1Send('Book me a flight')));
       expect(task.history.length).toBe(2);
       expect((await d.getTask(task.id, 1)).history.map(textOf)).toEqual([
         'I need more details. Where would you like to fly from and to?',

@@ -22,6 +22,7 @@ import {
 } from '@a2a-js/sdk/client';
 import { parseLegacyAgentCard } from '@a2a-js/sdk/compat/v0_3/client';
 import { postSse, getSse, type SseReader } from '../helpers/sse.js';
+import { callJson, rpc, rpcStream, V1_HEADERS } from '../helpers/wire.js';
 import { fromV03Message, fromV03StreamResult, fromV03Task, toV03SendParams } from './v03-translate.js';
 
 /** The error names of the protocol digest §3, by JSON-RPC code and by ErrorInfo reason. */
@@ -95,26 +96,20 @@ export type DriverFactory = (baseUrl: string) => Promise<Driver>;
 // ---------------------------------------------------------------------------------------------
 // Raw HTTP+JSON
 
+const A2A_JSON = { 'Content-Type': 'application/a2a+json', ...V1_HEADERS };
+
 export const restDriver: DriverFactory = async (base) => {
   const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: { 'Content-Type': 'application/a2a+json', 'A2A-Version': '1.0' },
-      ...(body !== undefined && { body: JSON.stringify(body) }),
-    });
-    const json: any = await response.json();
-    if (!response.ok) throw restError(json);
-    return json;
+    const answer = await callJson(base, method, path, { body, headers: A2A_JSON });
+    if (answer.status < 200 || answer.status > 299) throw restError(answer.body);
+    return answer.body;
   };
   return {
     name: 'REST (fetch)',
     seesEventIds: true,
     send: (request) => call('POST', '/message:send', request),
     stream: async (request) =>
-      sseHandle(
-        await openSse(() => postSse(`${base}/message:stream`, request, { 'A2A-Version': '1.0' })),
-        (d) => d,
-      ),
+      sseHandle(await openSse(() => postSse(`${base}/message:stream`, request, V1_HEADERS)), (d) => d),
     getTask: (id, historyLength) =>
       call(
         'GET',
@@ -128,9 +123,7 @@ export const restDriver: DriverFactory = async (base) => {
     cancel: (id) => call('POST', `/tasks/${encodeURIComponent(id)}:cancel`),
     subscribe: async (id) =>
       sseHandle(
-        await openSse(() =>
-          getSse(`${base}/tasks/${encodeURIComponent(id)}:subscribe`, { 'A2A-Version': '1.0' }),
-        ),
+        await openSse(() => getSse(`${base}/tasks/${encodeURIComponent(id)}:subscribe`, V1_HEADERS)),
         (d) => d,
       ),
   };
@@ -149,33 +142,33 @@ function restError(body: any): DriverError {
 // ---------------------------------------------------------------------------------------------
 // Raw JSON-RPC
 
-export const jsonRpcDriver: DriverFactory = async (base) => {
+/**
+ * Calls and streams over raw JSON-RPC at `base`, each with a fresh id (`idOf(n)`) that every answer
+ * and frame must echo; errors become DriverErrors, results go through `unwrap`.
+ */
+function rpcTransport(base: string, idOf: (n: number) => string | number, version?: '1.0') {
   let nextId = 1;
-  const call = async (method: string, params: unknown) => {
-    const id = nextId++;
-    const response = await fetch(`${base}/`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0' },
-      body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
-    });
-    const json: any = await response.json();
-    if (json.id !== id)
-      throw new Error(`response id ${JSON.stringify(json.id)} does not echo request id ${id}`);
-    if (json.error) throw rpcError(json.error);
-    return json.result;
+  const echoed = (data: any, id: string | number, what: string) => {
+    if (data.id !== id)
+      throw new Error(`${what} id ${JSON.stringify(data.id)} does not echo request id ${id}`);
+    if (data.error) throw rpcError(data.error);
+    return data.result;
   };
-  const stream = async (method: string, params: unknown) => {
-    const id = nextId++;
-    const reader = await openSse(() =>
-      postSse(`${base}/`, { jsonrpc: '2.0', id, method, params }, { 'A2A-Version': '1.0' }),
-    );
-    return sseHandle(reader, (data) => {
-      if (data.id !== id)
-        throw new Error(`frame id ${JSON.stringify(data.id)} does not echo request id ${id}`);
-      if (data.error) throw rpcError(data.error);
-      return data.result;
-    });
+  return {
+    call: async (method: string, params: unknown) => {
+      const id = idOf(nextId++);
+      return echoed((await rpc(base, method, params, { id, version })).body, id, 'response');
+    },
+    stream: async (method: string, params: unknown, unwrap: (result: any) => any = (r) => r) => {
+      const id = idOf(nextId++);
+      const reader = await openSse(() => rpcStream(base, method, params, { id, version }));
+      return sseHandle(reader, (data) => unwrap(echoed(data, id, 'frame')));
+    },
   };
+}
+
+export const jsonRpcDriver: DriverFactory = async (base) => {
+  const { call, stream } = rpcTransport(base, (n) => n, '1.0');
   return {
     name: 'JSON-RPC (fetch)',
     seesEventIds: true,
@@ -222,30 +215,9 @@ async function collect(next: () => Promise<Frame | undefined>): Promise<Frame[]>
 // Raw JSON-RPC in A2A v0.3, without an A2A-Version header as v0.3 clients send it
 
 export const jsonRpcV03Driver: DriverFactory = async (base) => {
-  let nextId = 1;
-  const call = async (method: string, params: unknown) => {
-    const id = `v03-${nextId++}`;
-    const response = await fetch(`${base}/`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
-    });
-    const json: any = await response.json();
-    if (json.id !== id)
-      throw new Error(`response id ${JSON.stringify(json.id)} does not echo request id ${id}`);
-    if (json.error) throw rpcError(json.error);
-    return json.result;
-  };
-  const stream = async (method: string, params: unknown) => {
-    const id = `v03-${nextId++}`;
-    const reader = await openSse(() => postSse(`${base}/`, { jsonrpc: '2.0', id, method, params }));
-    return sseHandle(reader, (data) => {
-      if (data.id !== id)
-        throw new Error(`frame id ${JSON.stringify(data.id)} does not echo request id ${id}`);
-      if (data.error) throw rpcError(data.error);
-      return fromV03StreamResult(data.result);
-    });
-  };
+  const transport = rpcTransport(base, (n) => `v03-${n}`);
+  const call = transport.call;
+  const stream = (method: string, params: unknown) => transport.stream(method, params, fromV03StreamResult);
   return {
     name: 'v0.3 JSON-RPC (fetch)',
     seesEventIds: true,

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type TestSim } from '../helpers/sim.js';
+import { postJson, rpcEnvelope, v03Send, v1Send } from '../helpers/wire.js';
 
 let dir: string;
 let t: TestSim;
@@ -33,42 +34,20 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const V1_MESSAGE = { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'Please refuse this' }] };
-const V03_MESSAGE = {
-  kind: 'message',
-  messageId: 'm-1',
-  role: 'user',
-  parts: [{ kind: 'text', text: 'refuse' }],
-};
+const V1_SEND = v1Send('Please refuse this', { messageId: 'm-1' });
+const V03_SEND = v03Send('refuse', { messageId: 'm-1' });
+const ID = { id: 9 };
 
+/** Posts `body` and drives the clock until the answer: the answer, and the virtual time it took. */
 async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
   const before = t.clock.now();
-  const response = await t.drive(
-    fetch(`${t.url}${path}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    }),
-  );
-  return {
-    status: response.status,
-    type: response.headers.get('content-type'),
-    body: (await response.json()) as any,
-    waitedMs: t.clock.now() - before,
-  };
+  const answer = await t.drive(postJson(t, path, body, headers));
+  return { ...answer, type: answer.headers.get('content-type'), waitedMs: t.clock.now() - before };
 }
-
-const rpc = (method: string, params: unknown, extra = {}) => ({
-  jsonrpc: '2.0',
-  id: 9,
-  method,
-  params,
-  ...extra,
-});
 
 describe('a scenario that answers with an error', () => {
   it.each(['/message:send', '/message:stream'])('answers REST %s with a google.rpc.Status', async (path) => {
-    const answer = await post(path, { message: V1_MESSAGE }, { 'A2A-Version': '1.0' });
+    const answer = await post(path, V1_SEND, { 'A2A-Version': '1.0' });
     expect(answer.status).toBe(400);
     expect(answer.type).toMatch(/^application\/(a2a\+)?json/);
     expect(answer.body.error).toMatchObject({
@@ -86,7 +65,7 @@ describe('a scenario that answers with an error', () => {
   it.each(['SendMessage', 'SendStreamingMessage'])(
     'answers JSON-RPC 1.0 %s with an error object',
     async (method) => {
-      const answer = await post('/', rpc(method, { message: V1_MESSAGE }), { 'A2A-Version': '1.0' });
+      const answer = await post('/', rpcEnvelope(method, V1_SEND, ID), { 'A2A-Version': '1.0' });
       expect(answer.status).toBe(200);
       expect(answer.body).toMatchObject({ id: 9, error: { code: -32005, message: 'Refused m-1.' } });
       expect(answer.body.error.data[0].reason).toBe('CONTENT_TYPE_NOT_SUPPORTED');
@@ -96,7 +75,7 @@ describe('a scenario that answers with an error', () => {
   it.each(['message/send', 'message/stream'])(
     'answers JSON-RPC 0.3 %s with an error object',
     async (method) => {
-      const answer = await post('/', rpc(method, { message: V03_MESSAGE }));
+      const answer = await post('/', rpcEnvelope(method, V03_SEND, ID));
       expect(answer.body).toMatchObject({ id: 9, error: { code: -32005, message: 'Refused m-1.' } });
     },
   );
@@ -104,13 +83,13 @@ describe('a scenario that answers with an error', () => {
   it('answers through the gateway, for the agent that plays it', async () => {
     const answer = await post(
       '/agents/a2a',
-      rpc('message/send', { message: V03_MESSAGE }, { agent_code: 'desk' }),
+      rpcEnvelope('message/send', V03_SEND, { ...ID, agent_code: 'desk' }),
     );
     expect(answer.body).toMatchObject({ id: 9, error: { code: -32005, message: 'Refused m-1.' } });
   });
 
   it('creates no task', async () => {
-    await post('/message:send', { message: V1_MESSAGE }, { 'A2A-Version': '1.0' });
+    await post('/message:send', V1_SEND, { 'A2A-Version': '1.0' });
     expect(t.sim.store.size).toBe(0);
   });
 });

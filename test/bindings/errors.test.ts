@@ -1,69 +1,23 @@
 /**
- * Every error the v1.0 bindings can produce, checked for code and shape (protocol digest §3), and
- * the server still serving afterwards. Requests go over HTTP to a real server with supertest.
+ * Every error the v1.0 JSON-RPC binding can produce, checked for code and shape (protocol digest
+ * §3), and the server still serving afterwards. Requests go over HTTP to a real server with
+ * supertest. REST, versions, tenants and push turned off: errors-rest.test.ts.
  */
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type TestSim } from '../helpers/sim.js';
-
-const ERROR_INFO = 'type.googleapis.com/google.rpc.ErrorInfo';
-const BAD_REQUEST = 'type.googleapis.com/google.rpc.BadRequest';
+import { rpcEnvelope, v1Send } from '../helpers/wire.js';
+import { BAD_REQUEST, completedTask, expectRpcError, postRpc } from './error-shapes.js';
 
 let t: TestSim;
 let completedTaskId: string;
-
 beforeAll(async () => {
   t = await startSim({ speed: 0 });
-  const res = await request(t.url)
-    .post('/message:send')
-    .set('Content-Type', 'application/json')
-    .send({
-      message: { messageId: 'm-done', role: 'ROLE_USER', parts: [{ text: 'What is the weather today?' }] },
-    });
-  completedTaskId = res.body.task.id;
-  expect(res.body.task.status.state).toBe('TASK_STATE_COMPLETED');
+  completedTaskId = await completedTask(t);
 });
 afterAll(() => t.close());
 
-const send = (text: string, extra: Record<string, unknown> = {}) => ({
-  message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text }], ...extra },
-});
-
-function rpc(body: unknown, headers: Record<string, string> = {}) {
-  const req = request(t.url).post('/').set('Content-Type', 'application/json');
-  for (const [k, v] of Object.entries(headers)) req.set(k, v);
-  return typeof body === 'string' ? req.send(body) : req.send(body as object);
-}
-
-function expectRpcError(res: request.Response, code: number, reason: string, id: unknown = 1) {
-  expect(res.status).toBe(200);
-  expect(res.headers['content-type']).toMatch(/^application\/json/);
-  expect(res.body.jsonrpc).toBe('2.0');
-  expect(res.body.id).toStrictEqual(id);
-  expect(res.body).not.toHaveProperty('result');
-  expect(res.body.error.code).toBe(code);
-  expect(typeof res.body.error.message).toBe('string');
-  expect(Array.isArray(res.body.error.data)).toBe(true);
-  expect(res.body.error.data[0]).toMatchObject({ '@type': ERROR_INFO, reason, domain: 'a2a-protocol.org' });
-}
-
-function expectRestError(res: request.Response, httpStatus: number, status: string, reason: string) {
-  expect(res.status).toBe(httpStatus);
-  // Answered in the JSON media type the request was sent in; application/json when it named none.
-  const sent = String(
-    (res as unknown as { req: { getHeader(name: string): unknown } }).req.getHeader('content-type') ?? '',
-  );
-  expect(res.headers['content-type']).toMatch(
-    sent.startsWith('application/a2a+json') ? /^application\/a2a\+json;/ : /^application\/json;/,
-  );
-  expect(res.body.error).toMatchObject({ code: httpStatus, status });
-  expect(typeof res.body.error.message).toBe('string');
-  expect(res.body.error.details[0]).toMatchObject({
-    '@type': ERROR_INFO,
-    reason,
-    domain: 'a2a-protocol.org',
-  });
-}
+const rpc = (body: unknown, headers: Record<string, string> = {}) => postRpc(t.url, body, headers);
 
 describe('JSON-RPC envelope errors', () => {
   it('answers malformed JSON with -32700 and a null id', async () => {
@@ -102,17 +56,13 @@ describe('JSON-RPC envelope errors', () => {
   });
 
   it('answers an unknown method with -32601, echoing a string id as a string', async () => {
-    const res = await rpc({ jsonrpc: '2.0', id: 'req-7', method: 'DoSomething', params: {} });
+    const res = await rpc(rpcEnvelope('DoSomething', {}, { id: 'req-7' }));
     expectRpcError(res, -32601, 'METHOD_NOT_FOUND', 'req-7');
     expect(res.body.error.message).toMatch(/SendMessage/);
   });
 
   it('answers positional params with -32602', async () => {
-    expectRpcError(
-      await rpc({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: ['x'] }),
-      -32602,
-      'INVALID_PARAMS',
-    );
+    expectRpcError(await rpc(rpcEnvelope('GetTask', ['x'])), -32602, 'INVALID_PARAMS');
   });
 
   it('answers a wrong Content-Type with -32005', async () => {
@@ -124,10 +74,7 @@ describe('JSON-RPC envelope errors', () => {
   });
 
   it('answers an undeclared A2A-Version with -32009', async () => {
-    const res = await rpc(
-      { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } },
-      { 'A2A-Version': '2.0' },
-    );
+    const res = await rpc(rpcEnvelope('GetTask', { id: 'x' }), { 'A2A-Version': '2.0' });
     expectRpcError(res, -32009, 'VERSION_NOT_SUPPORTED', null);
   });
 
@@ -137,7 +84,7 @@ describe('JSON-RPC envelope errors', () => {
       const res = await request(small.url)
         .post('/')
         .set('Content-Type', 'application/json')
-        .send({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: send('x'.repeat(4096)) });
+        .send(rpcEnvelope('SendMessage', v1Send('x'.repeat(4096))));
       expect(res.body.error.code).toBe(-32600);
       expect(res.body.error.message).toMatch(/too large/);
     } finally {
@@ -147,8 +94,8 @@ describe('JSON-RPC envelope errors', () => {
 });
 
 describe('JSON-RPC A2A errors', () => {
-  const call = (method: string, params: unknown, id: unknown = 1) =>
-    rpc({ jsonrpc: '2.0', id, method, params });
+  const call = (method: string, params: unknown, id: string | number = 1) =>
+    rpc(rpcEnvelope(method, params, { id }));
 
   it('lists every invalid field of a SendMessage at once (-32602 with google.rpc.BadRequest)', async () => {
     const res = await call('SendMessage', {
@@ -179,7 +126,7 @@ describe('JSON-RPC A2A errors', () => {
     ['a pageToken the server never issued', 'ListTasks', { pageToken: 'bogus' }],
     ['a malformed statusTimestampAfter', 'ListTasks', { statusTimestampAfter: 'yesterday' }],
     ['an unknown status filter', 'ListTasks', { status: 'TASK_STATE_SLEEPING' }],
-    ['an unknown scenario in metadata', 'SendMessage', send('hi', { metadata: { scenario: 'nope' } })],
+    ['an unknown scenario in metadata', 'SendMessage', v1Send('hi', { metadata: { scenario: 'nope' } })],
   ])('answers %s with -32602', async (_name, method, params) => {
     expectRpcError(await call(method, params), -32602, 'INVALID_PARAMS');
   });
@@ -196,7 +143,7 @@ describe('JSON-RPC A2A errors', () => {
 
   it('answers a message to a completed task, and subscribing to it, with -32004', async () => {
     expectRpcError(
-      await call('SendMessage', send('again', { taskId: completedTaskId })),
+      await call('SendMessage', v1Send('again', { taskId: completedTaskId })),
       -32004,
       'UNSUPPORTED_OPERATION',
     );
@@ -220,7 +167,7 @@ describe('JSON-RPC A2A errors', () => {
       const res = await request(plain.url)
         .post('/')
         .set('Content-Type', 'application/json')
-        .send({ jsonrpc: '2.0', id: 1, method: 'GetExtendedAgentCard', params: {} });
+        .send(rpcEnvelope('GetExtendedAgentCard', {}));
       expectRpcError(res, -32004, 'UNSUPPORTED_OPERATION');
     } finally {
       await plain.close();
@@ -228,130 +175,8 @@ describe('JSON-RPC A2A errors', () => {
   });
 
   it('answers an early streaming error as a plain JSON-RPC error, not a 200 event stream', async () => {
-    const res = await call('SendStreamingMessage', send('x', { taskId: 'task-404' }));
+    const res = await call('SendStreamingMessage', v1Send('x', { taskId: 'task-404' }));
     expectRpcError(res, -32001, 'TASK_NOT_FOUND');
-  });
-});
-
-describe('REST errors', () => {
-  it('answers malformed JSON with 400 INVALID_ARGUMENT', async () => {
-    const res = await request(t.url)
-      .post('/message:send')
-      .set('Content-Type', 'application/json')
-      .send('{"message": ');
-    expectRestError(res, 400, 'INVALID_ARGUMENT', 'PARSE_ERROR');
-  });
-
-  it('answers a wrong Content-Type with 400 CONTENT_TYPE_NOT_SUPPORTED', async () => {
-    const res = await request(t.url)
-      .post('/message:send')
-      .set('Content-Type', 'application/x-www-form-urlencoded')
-      .send('a=b');
-    expectRestError(res, 400, 'INVALID_ARGUMENT', 'CONTENT_TYPE_NOT_SUPPORTED');
-  });
-
-  it('answers invalid fields with 400 INVALID_ARGUMENT, INVALID_PARAMS and a BadRequest detail', async () => {
-    const res = await request(t.url)
-      .post('/message:send')
-      .set('Content-Type', 'application/a2a+json')
-      .send({ message: {} });
-    expectRestError(res, 400, 'INVALID_ARGUMENT', 'INVALID_PARAMS');
-    expect(res.body.error.details[1]['@type']).toBe(BAD_REQUEST);
-  });
-
-  it('answers an unknown task with 404 NOT_FOUND', async () => {
-    expectRestError(await request(t.url).get('/tasks/task-404'), 404, 'NOT_FOUND', 'TASK_NOT_FOUND');
-  });
-
-  it('answers cancelling a completed task with 400 FAILED_PRECONDITION', async () => {
-    const res = await request(t.url).post(`/tasks/${completedTaskId}:cancel`);
-    expectRestError(res, 400, 'FAILED_PRECONDITION', 'TASK_NOT_CANCELABLE');
-  });
-
-  it('answers subscribing to a completed task with 400 UNSUPPORTED_OPERATION, by GET and by POST', async () => {
-    expectRestError(
-      await request(t.url).get(`/tasks/${completedTaskId}:subscribe`),
-      400,
-      'FAILED_PRECONDITION',
-      'UNSUPPORTED_OPERATION',
-    );
-    expectRestError(
-      await request(t.url).post(`/tasks/${completedTaskId}:subscribe`),
-      400,
-      'FAILED_PRECONDITION',
-      'UNSUPPORTED_OPERATION',
-    );
-  });
-
-  it('answers an undeclared A2A-Version with 400 VERSION_NOT_SUPPORTED', async () => {
-    const res = await request(t.url).get(`/tasks/${completedTaskId}`).set('A2A-Version', '9.9');
-    expectRestError(res, 400, 'FAILED_PRECONDITION', 'VERSION_NOT_SUPPORTED');
-  });
-
-  it.each([
-    ['pageSize=abc', 'INVALID_PARAMS'],
-    ['pageSize=500', 'INVALID_PARAMS'],
-    ['includeArtifacts=yes', 'INVALID_PARAMS'],
-    ['pageToken=bogus', 'INVALID_PARAMS'],
-    ['historyLength=-2', 'INVALID_PARAMS'],
-  ])('answers GET /tasks?%s with 400 %s', async (query, reason) => {
-    expectRestError(await request(t.url).get(`/tasks?${query}`), 400, 'INVALID_ARGUMENT', reason);
-  });
-
-  it('answers a badly percent-encoded task id with 400', async () => {
-    expectRestError(await request(t.url).get('/tasks/%E0%A4%A'), 400, 'INVALID_ARGUMENT', 'INVALID_PARAMS');
-  });
-
-  it('answers a known path with the wrong method with 405 and Allow', async () => {
-    const res = await request(t.url).delete('/message:send');
-    expect(res.status).toBe(405);
-    expect(res.headers.allow).toBe('POST');
-  });
-
-  it('answers an unknown path with 404 and a hint', async () => {
-    const res = await request(t.url).get('/nope/nope/nope');
-    expect(res.status).toBe(404);
-    expect(res.body.error.message).toMatch(/agent-card\.json/);
-  });
-});
-
-describe('version negotiation', () => {
-  it('serves header-less requests by their grammar by default (seed 000 sends no A2A-Version)', async () => {
-    const res = await rpc({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: completedTaskId } });
-    expect(res.body.result.status.state).toBe('TASK_STATE_COMPLETED');
-  });
-
-  it('reads header-less calls as A2A 0.3 in strict mode: v1.0 JSON-RPC methods are unknown there, REST is refused', async () => {
-    const strict = await startSim({ strictVersion: true, speed: 0 });
-    try {
-      const rpcRes = await request(strict.url)
-        .post('/')
-        .set('Content-Type', 'application/json')
-        .send({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } });
-      expect(rpcRes.body.error.code).toBe(-32601);
-      expect(rpcRes.body.error.message).toMatch(/"GetTask" is an A2A 1\.0 method.*send "A2A-Version: 1\.0"/);
-      const restRes = await request(strict.url).get('/tasks/x');
-      expect(restRes.body.error.details[0].reason).toBe('VERSION_NOT_SUPPORTED');
-      const ok = await request(strict.url).get('/tasks/x').set('A2A-Version', '1.0');
-      expect(ok.body.error.details[0].reason).toBe('TASK_NOT_FOUND');
-    } finally {
-      await strict.close();
-    }
-  });
-});
-
-describe('tenants', () => {
-  it('scopes tasks by the /{tenant} prefix and params.tenant', async () => {
-    const created = await request(t.url)
-      .post('/acme/message:send')
-      .set('Content-Type', 'application/json')
-      .send(send('What is the weather today?'));
-    const id = created.body.task.id;
-    expect((await request(t.url).get(`/acme/tasks/${id}`)).status).toBe(200);
-    expect((await request(t.url).get(`/tasks/${id}`)).status).toBe(404);
-    expect((await request(t.url).get(`/other/tasks/${id}`)).status).toBe(404);
-    const viaRpc = await rpc({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id, tenant: 'acme' } });
-    expect(viaRpc.body.result.id).toBe(id);
   });
 });
 
@@ -359,66 +184,4 @@ it('keeps serving after all of the above', async () => {
   const res = await request(t.url).get(`/tasks/${completedTaskId}`);
   expect(res.status).toBe(200);
   expect(res.body.status.state).toBe('TASK_STATE_COMPLETED');
-});
-
-describe('push turned off (push.enabled false)', () => {
-  let off: TestSim;
-  let taskId: string;
-  beforeAll(async () => {
-    off = await startSim({ speed: 0, push: { enabled: false } });
-    const res = await request(off.url).post('/message:send').send(send('What is the weather today?'));
-    taskId = res.body.task.id;
-  });
-  afterAll(() => off.close());
-
-  it('says so on the card', async () => {
-    const v1 = await request(off.url).get('/.well-known/agent-card.json').set('A2A-Version', '1.0');
-    expect(v1.body.capabilities.pushNotifications).toBe(false);
-    const v03 = await request(off.url).get('/.well-known/agent-card.json');
-    expect(v03.body.capabilities.pushNotifications).toBe(false);
-  });
-
-  it.each([
-    ['CreateTaskPushNotificationConfig', { url: 'http://127.0.0.1/hook' }],
-    ['GetTaskPushNotificationConfig', { id: 'c' }],
-    ['ListTaskPushNotificationConfigs', {}],
-    ['DeleteTaskPushNotificationConfig', { id: 'c' }],
-  ])('answers %s with -32003', async (method, params) => {
-    const res = await request(off.url)
-      .post('/')
-      .send({ jsonrpc: '2.0', id: 1, method, params: { taskId, ...params } });
-    expectRpcError(res, -32003, 'PUSH_NOTIFICATION_NOT_SUPPORTED');
-  });
-
-  it('answers a SendMessage with an inline config with -32003, and creates no task', async () => {
-    const before = (await request(off.url).get('/tasks')).body.totalSize;
-    const res = await request(off.url)
-      .post('/')
-      .send({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'SendMessage',
-        params: {
-          ...send('What is the weather today?'),
-          configuration: { taskPushNotificationConfig: { url: 'http://127.0.0.1/hook' } },
-        },
-      });
-    expectRpcError(res, -32003, 'PUSH_NOTIFICATION_NOT_SUPPORTED');
-    expect((await request(off.url).get('/tasks')).body.totalSize).toBe(before);
-  });
-
-  it.each([
-    ['POST', ''],
-    ['GET', ''],
-    ['GET', '/c'],
-    ['DELETE', '/c'],
-  ])(
-    'answers %s /tasks/{id}/pushNotificationConfigs%s with 400 PUSH_NOTIFICATION_NOT_SUPPORTED',
-    async (method, tail) => {
-      const path = `/tasks/${taskId}/pushNotificationConfigs${tail}`;
-      const req = request(off.url)[method.toLowerCase() as 'get' | 'post' | 'delete'](path);
-      const res = method === 'POST' ? await req.send({ url: 'http://127.0.0.1/hook' }) : await req;
-      expectRestError(res, 400, 'FAILED_PRECONDITION', 'PUSH_NOTIFICATION_NOT_SUPPORTED');
-    },
-  );
 });

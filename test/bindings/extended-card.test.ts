@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSim, type TestSim } from '../helpers/sim.js';
+import { getJson, rpc } from '../helpers/wire.js';
 
 let t: TestSim;
 let dir: string;
@@ -22,30 +23,22 @@ afterAll(async () => {
 
 const skillIds = (card: any): string[] => card.skills.map((s: { id: string }) => s.id);
 
-const rpc = async (method: string, version: string) => {
-  const response = await fetch(`${t.url}/`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'A2A-Version': version },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method }),
-  });
-  return ((await response.json()) as { result: any }).result;
-};
+const extendedCard = async (method: string, version: '1.0' | '0.3') =>
+  (await rpc(t, method, undefined, { version })).body.result;
 
 it.each(['1.0', '0.3'])('keeps extended skills off the public A2A %s card', async (version) => {
-  const card = await (
-    await fetch(`${t.url}/.well-known/agent-card.json`, { headers: { 'A2A-Version': version } })
-  ).json();
+  const card = (await getJson(t, '/.well-known/agent-card.json', { 'A2A-Version': version })).body;
   expect(skillIds(card)).toContain('weather');
   expect(skillIds(card)).not.toContain('audit');
 });
 
 it('lists them on the v1.0 extended card, over REST and JSON-RPC', async () => {
-  expect(skillIds(await (await fetch(`${t.url}/extendedAgentCard`)).json())).toContain('audit');
-  expect(skillIds(await rpc('GetExtendedAgentCard', '1.0'))).toContain('audit');
+  expect(skillIds((await getJson(t, '/extendedAgentCard')).body)).toContain('audit');
+  expect(skillIds(await extendedCard('GetExtendedAgentCard', '1.0'))).toContain('audit');
 });
 
 it('lists them on the v0.3 authenticated extended card', async () => {
-  const card = await rpc('agent/getAuthenticatedExtendedCard', '0.3');
+  const card = await extendedCard('agent/getAuthenticatedExtendedCard', '0.3');
   expect(card.protocolVersion).toBe('0.3.0');
   expect(skillIds(card)).toContain('audit');
 });

@@ -8,6 +8,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type TestSim } from '../helpers/sim.js';
 import { parseAnswer, rawHttp, type RawAnswer } from '../helpers/raw-http.js';
+import { JSON_HEADERS, rpcEnvelope } from '../helpers/wire.js';
 import { watchFeed } from '../admin/helpers.js';
 
 let t: TestSim;
@@ -59,8 +60,8 @@ describe('protocol-relative targets', () => {
       t.url,
       'POST',
       '/agents/explore//',
-      { 'Content-Type': 'application/json' },
-      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'nope' } }),
+      JSON_HEADERS,
+      JSON.stringify(rpcEnvelope('GetTask', { id: 'nope' })),
     );
     expect(answer.status).toBe(200);
     expect(answer.json).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: -32001 } });

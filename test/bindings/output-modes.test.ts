@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type TestSim } from '../helpers/sim.js';
+import { postJson, rpc, V1_HEADERS, v03Send, v1Send } from '../helpers/wire.js';
 
 let dir: string;
 let t: TestSim;
@@ -53,50 +54,30 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<any> {
-  const response = await fetch(`${t.url}${path}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
-}
-
-const v1 = (accepted?: string[]) => ({
-  message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'forecast please' }] },
-  ...(accepted && { configuration: { acceptedOutputModes: accepted } }),
-});
-const v03 = (accepted?: string[]) => ({
-  message: { kind: 'message', messageId: 'm-1', role: 'user', parts: [{ kind: 'text', text: 'forecast' }] },
-  ...(accepted && { configuration: { acceptedOutputModes: accepted } }),
-});
-const rpc = (method: string, params: unknown, extra = {}) => ({
-  jsonrpc: '2.0',
-  id: 1,
-  method,
-  params,
-  ...extra,
-});
+/** The configuration that accepts `accepted`, if given. */
+const modes = (accepted?: string[]) => (accepted ? { configuration: { acceptedOutputModes: accepted } } : {});
+const v1 = (accepted?: string[]) => v1Send('forecast please', { messageId: 'm-1' }, modes(accepted));
+const v03 = (accepted?: string[]) => v03Send('forecast', { messageId: 'm-1' }, modes(accepted));
 
 /** Each binding: how to send, and where the answer's artifact parts and error code are. */
 const BINDINGS = [
   {
     name: 'REST',
-    send: (accepted?: string[]) => post('/message:send', v1(accepted), { 'A2A-Version': '1.0' }),
+    send: (accepted?: string[]) => postJson(t, '/message:send', v1(accepted), V1_HEADERS),
     parts: (answer: any) => answer.body.task.artifacts[0].parts,
     refusal: (answer: any) => [answer.status, answer.body.error.details[0].reason],
     expected: [400, 'CONTENT_TYPE_NOT_SUPPORTED'],
   },
   {
     name: 'JSON-RPC 1.0',
-    send: (accepted?: string[]) => post('/', rpc('SendMessage', v1(accepted)), { 'A2A-Version': '1.0' }),
+    send: (accepted?: string[]) => rpc(t, 'SendMessage', v1(accepted), { version: '1.0' }),
     parts: (answer: any) => answer.body.result.task.artifacts[0].parts,
     refusal: (answer: any) => [answer.body.error.code, answer.body.error.data[0].reason],
     expected: [-32005, 'CONTENT_TYPE_NOT_SUPPORTED'],
   },
   {
     name: 'JSON-RPC 0.3',
-    send: (accepted?: string[]) => post('/', rpc('message/send', v03(accepted))),
+    send: (accepted?: string[]) => rpc(t, 'message/send', v03(accepted)),
     parts: (answer: any) => answer.body.result.artifacts[0].parts,
     refusal: (answer: any) => [answer.body.error.code, answer.body.error.data.reason],
     expected: [-32005, 'CONTENT_TYPE_NOT_SUPPORTED'],
@@ -104,7 +85,7 @@ const BINDINGS = [
   {
     name: 'gateway',
     send: (accepted?: string[]) =>
-      post('/agents/a2a', rpc('message/send', v03(accepted), { agent_code: 'desk' })),
+      rpc(t, 'message/send', v03(accepted), { path: '/agents/a2a', envelope: { agent_code: 'desk' } }),
     parts: (answer: any) => answer.body.result.artifacts[0].parts,
     refusal: (answer: any) => [answer.body.error.code, answer.body.error.data.reason],
     expected: [-32005, 'CONTENT_TYPE_NOT_SUPPORTED'],
@@ -131,13 +112,11 @@ describe.each(BINDINGS)('acceptedOutputModes over $name', (binding) => {
 
 describe('acceptedOutputModes on a follow-up', () => {
   const send = (text: string, extra: Record<string, unknown> = {}, accepted?: string[]) =>
-    post(
+    postJson(
+      t,
       '/message:send',
-      {
-        message: { messageId: `m-${text}`, role: 'ROLE_USER', parts: [{ text }], ...extra },
-        ...(accepted && { configuration: { acceptedOutputModes: accepted } }),
-      },
-      { 'A2A-Version': '1.0' },
+      v1Send(text, { messageId: `m-${text}`, ...extra }, modes(accepted)),
+      V1_HEADERS,
     );
 
   it('are checked again on each turn: a refused follow-up leaves the task waiting', async () => {

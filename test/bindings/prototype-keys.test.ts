@@ -12,12 +12,11 @@ import { renderText, type RenderScope } from '../../src/engine/content.js';
 import { Random } from '../../src/lib/random.js';
 import { parseTemplate } from '../../src/scenario/template.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
-import { admin } from '../helpers/wire.js';
+import { admin, callJson, JSON_HEADERS, rpc, v03Send, v1Send, type HeaderMap } from '../helpers/wire.js';
 import { watchFeed, FeedRefused } from '../admin/helpers.js';
 
 const NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
 const MORE = [...NAMES, 'toLocaleString', '__defineGetter__', 'isPrototypeOf'];
-const JSON_TYPE = { 'Content-Type': 'application/json' };
 const API_KEY = 'key-1';
 
 let t: TestSim;
@@ -35,26 +34,18 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function call(path: string, init: RequestInit = {}) {
-  const response = await t.drive(fetch(`${t.url}${path}`, init));
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
-
-const rest = (path: string, headers: Record<string, string> = {}, body?: unknown) =>
-  call(path, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { ...JSON_TYPE, ...headers },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  });
-const rpc = (method: string, params: unknown, headers: Record<string, string> = {}, extra = {}, path = '/') =>
-  call(path, {
-    method: 'POST',
-    headers: { ...JSON_TYPE, ...headers },
-    body: JSON.stringify({ ...extra, jsonrpc: '2.0', id: 1, method, params }),
-  });
-const gateway = (method: string, params: unknown, headers: Record<string, string>, selector: object) =>
-  rpc(
+/** GET `path`, or POST `body` to it, on the running clock. */
+const rest = (path: string, headers: HeaderMap = {}, body?: unknown) =>
+  t.drive(
+    callJson(t, body === undefined ? 'GET' : 'POST', path, {
+      body,
+      headers: { ...JSON_HEADERS, ...headers },
+    }),
+  );
+const callRpc = (method: string, params: unknown, headers: HeaderMap = {}, envelope = {}, path = '/') =>
+  t.drive(rpc(t, method, params, { path, headers: { ...JSON_HEADERS, ...headers }, envelope }));
+const gateway = (method: string, params: unknown, headers: HeaderMap, selector: Record<string, unknown>) =>
+  callRpc(
     method,
     params,
     { 'X-API-Key': API_KEY, 'X-Workspace-ID': 'ws-1', ...headers },
@@ -62,15 +53,9 @@ const gateway = (method: string, params: unknown, headers: Record<string, string
     t.sim.gatewayPath,
   );
 
-const v1Send = (extra: Record<string, unknown> = {}, metadata?: object) => ({
-  message: {
-    messageId: `m-${Math.random()}`,
-    role: 'ROLE_USER',
-    parts: [{ text: 'What is the weather today?' }],
-    ...extra,
-    ...(metadata && { metadata }),
-  },
-});
+/** The weather question as a v1.0 SendMessageRequest, with `extra` and `metadata` on its message. */
+const weather = (extra: Record<string, unknown> = {}, metadata?: object) =>
+  v1Send('What is the weather today?', { ...extra, ...(metadata && { metadata }) });
 
 function expectRest(answer: { status: number; body: any }, status: number) {
   expect(answer.status, JSON.stringify(answer.body)).toBe(status);
@@ -85,13 +70,13 @@ describe('chaos settings', () => {
     'refuses X-Sim-Chaos: %s as InvalidParams',
     async (chaos) => {
       expectRest(await rest('/tasks', { 'X-Sim-Chaos': chaos }), 400);
-      expectRpc(await rpc('ListTasks', {}, { 'X-Sim-Chaos': chaos }), -32602);
+      expectRpc(await callRpc('ListTasks', {}, { 'X-Sim-Chaos': chaos }), -32602);
     },
   );
 
   it.each(MORE.map((name) => `${name}=1`))('refuses metadata.chaos "%s" on every binding', async (chaos) => {
-    expectRest(await rest('/message:send', {}, v1Send({}, { chaos })), 400);
-    expectRpc(await rpc('SendMessage', v1Send({}, { chaos })), -32602);
+    expectRest(await rest('/message:send', {}, weather({}, { chaos })), 400);
+    expectRpc(await callRpc('SendMessage', weather({}, { chaos })), -32602);
   });
 
   it.each(NAMES)('refuses PUT /_sim/chaos with %s as a pair key and as a profile name', async (name) => {
@@ -104,37 +89,36 @@ describe('chaos settings', () => {
 
 describe('names a client picks from a closed set', () => {
   it.each(NAMES)('answers the JSON-RPC method "%s" with -32601 in every dialect', async (method) => {
-    expectRpc(await rpc(method, {}), -32601);
-    expectRpc(await rpc(method, {}, { 'A2A-Version': '1.0' }), -32601);
-    expectRpc(await rpc(method, {}, { 'A2A-Version': '0.3' }), -32601);
+    expectRpc(await callRpc(method, {}), -32601);
+    expectRpc(await callRpc(method, {}, { 'A2A-Version': '1.0' }), -32601);
+    expectRpc(await callRpc(method, {}, { 'A2A-Version': '0.3' }), -32601);
     expectRpc(await gateway(method, {}, {}, { agent_code: 'explore' }), -32601);
   });
 
   it.each(NAMES)('refuses the task state "%s" as a ListTasks filter', async (state) => {
     expectRest(await rest(`/tasks?status=${state}`), 400);
-    expectRpc(await rpc('ListTasks', { status: state }), -32602);
+    expectRpc(await callRpc('ListTasks', { status: state }), -32602);
   });
 
   it.each(NAMES)('refuses the role "%s" in v1.0 and v0.3', async (role) => {
-    expectRest(await rest('/message:send', {}, v1Send({ role })), 400);
-    const v03 = { message: { kind: 'message', messageId: 'm', role, parts: [{ kind: 'text', text: 'hi' }] } };
-    expectRpc(await rpc('message/send', v03), -32602);
+    expectRest(await rest('/message:send', {}, weather({ role })), 400);
+    expectRpc(await callRpc('message/send', v03Send('hi', { messageId: 'm', role })), -32602);
   });
 
   it.each(NAMES)('refuses the A2A-Version "%s"', async (version) => {
     expectRest(await rest('/tasks', { 'A2A-Version': version }), 400);
-    expectRpc(await rpc('GetTask', { id: 'x' }, { 'A2A-Version': version }), -32009);
+    expectRpc(await callRpc('GetTask', { id: 'x' }, { 'A2A-Version': version }), -32009);
   });
 
   it.each(NAMES)('refuses the scenario id "%s" in metadata.scenario', async (scenario) => {
-    const answer = await rest('/message:send', {}, v1Send({}, { scenario }));
+    const answer = await rest('/message:send', {}, weather({}, { scenario }));
     expectRest(answer, 400);
     expect(answer.body.error.message).toContain('message.metadata.scenario');
   });
 
   it.each(NAMES)('refuses the page token "%s"', async (token) => {
     expectRest(await rest(`/tasks?pageToken=${token}`), 400);
-    expectRpc(await rpc('ListTasks', { pageToken: token }), -32602);
+    expectRpc(await callRpc('ListTasks', { pageToken: token }), -32602);
   });
 
   it.each(NAMES)('refuses the feed event type "%s"', async (type) => {
@@ -158,13 +142,13 @@ describe('names of places', () => {
   });
 
   it.each(NAMES)('serves the tenant "%s" as a tenant like any other, with its own tasks', async (tenant) => {
-    const created = await rest(`/${tenant}/message:send`, {}, v1Send());
+    const created = await rest(`/${tenant}/message:send`, {}, weather());
     expect(created.status).toBe(200);
     const id = created.body.task.id;
     expect((await rest(`/${tenant}/tasks/${id}`)).status).toBe(200);
     expectRest(await rest(`/tasks/${id}`), 404);
-    expectRpc(await rpc('GetTask', { id, tenant: 'other' }), -32001);
-    expect((await rpc('GetTask', { id, tenant })).body.result.id).toBe(id);
+    expectRpc(await callRpc('GetTask', { id, tenant: 'other' }), -32001);
+    expect((await callRpc('GetTask', { id, tenant })).body.result.id).toBe(id);
   });
 
   it.each(NAMES)('refuses the workspace "%s" that the API key does not allow', async (workspace) => {

@@ -6,6 +6,7 @@ import { AgentCard, SendMessageRequest, Task } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type TestSim } from '../helpers/sim.js';
+import { getJson, v1Send } from '../helpers/wire.js';
 
 let sim: TestSim;
 beforeAll(async () => {
@@ -13,14 +14,10 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
-const weather = {
-  message: {
-    messageId: 'discovery-1',
-    role: 'ROLE_USER',
-    parts: [{ text: 'What is the weather today?' }],
-    metadata: { scenario: 'weather' },
-  },
-};
+const weather = v1Send('What is the weather today?', {
+  messageId: 'discovery-1',
+  metadata: { scenario: 'weather' },
+});
 
 describe('@a2a-js/sdk discovery from the base URL', () => {
   it('chooses JSON-RPC over A2A 1.0 by default', async () => {
@@ -59,7 +56,7 @@ describe('a simulator behind a proxy (--public-url)', () => {
   afterAll(() => proxied.close());
 
   it('advertises the public URL for both transports', async () => {
-    const card = (await (await fetch(`${proxied.url}/.well-known/agent-card.json`)).json()) as {
+    const card = (await getJson(proxied, '/.well-known/agent-card.json')).body as {
       supportedInterfaces: { url: string; protocolBinding: string }[];
     };
     expect(card.supportedInterfaces.map((i) => [i.protocolBinding, i.url])).toEqual(

@@ -13,6 +13,7 @@ import {
 } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type TestSim } from '../helpers/sim.js';
+import { v1Send } from '../helpers/wire.js';
 import { connectV03Client } from './drivers.js';
 
 let t: TestSim;
@@ -27,10 +28,9 @@ let counter = 0;
 
 describe('the @a2a-js/sdk client as a v0.3 peer, over the seed scenarios', () => {
   const request = (text: string, extra: Record<string, unknown> = {}, configuration?: object) =>
-    SendMessageRequest.fromJSON({
-      message: { messageId: `sdk-${++counter}`, role: 'ROLE_USER', parts: [{ text }], ...extra },
-      ...(configuration && { configuration }),
-    });
+    SendMessageRequest.fromJSON(
+      v1Send(text, { messageId: `sdk-${++counter}`, ...extra }, configuration && { configuration }),
+    );
   const sendTask = async (req: SendMessageRequest) =>
     Task.toJSON((await t.drive(client.sendMessage(req))) as Task) as any;
   const collect = async (generator: AsyncGenerator<StreamResponse>) => {

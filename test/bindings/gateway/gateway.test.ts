@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type TestSim } from '../../helpers/sim.js';
 import { SseReader } from '../../helpers/sse.js';
+import { callJson, getJson, rpc, v03Send } from '../../helpers/wire.js';
 
 const API_KEY = 'key-team';
 const WORKSPACE_ID = 'ws-a';
@@ -36,33 +37,23 @@ afterAll(async () => {
 });
 
 /** POSTs a raw body, as curl -d does, and reads the JSON answer. */
-async function post(body: string, headers: Record<string, string> = HEADERS) {
-  const response = await t.drive(fetch(gateway, { method: 'POST', headers, body }));
-  return { status: response.status, headers: response.headers, body: (await response.json()) as any };
-}
+const post = (body: string, headers: Record<string, string> = HEADERS) =>
+  t.drive(callJson(gateway, 'POST', '', { body, headers }));
 
+/** A gateway call with `selector` beside the envelope; its id names the method. */
 const call = (
   method: string,
   params: unknown,
   selector: Record<string, string> = { agent_code: 'explore' },
-) => post(JSON.stringify({ ...selector, jsonrpc: '2.0', id: `req-${method}`, method, params }));
-
-const userMessage = (text: string, extra: Record<string, unknown> = {}) => ({
-  message: {
-    kind: 'message',
-    role: 'user',
-    messageId: `m-${text.length}-${Math.random()}`,
-    parts: [{ kind: 'text', text }],
-    ...extra,
-  },
-});
+  headers: Record<string, string> = HEADERS,
+) => t.drive(rpc(gateway, method, params, { path: '', id: `req-${method}`, envelope: selector, headers }));
 
 describe('seed 002 and 003 examples, verbatim', () => {
   let taskId: string;
   let contextId: string;
 
   it('asks for input, then continues the waiting task from a message that names only its context', async () => {
-    const asked = await call('message/send', userMessage('Book me a flight'));
+    const asked = await call('message/send', v03Send('Book me a flight'));
     expect(asked.status).toBe(200);
     expect(asked.body.result).toMatchObject({ kind: 'task', status: { state: 'input-required' } });
     ({ id: taskId, contextId } = asked.body.result);
@@ -129,10 +120,10 @@ describe('seed 002 and 003 examples, verbatim', () => {
   });
 
   it('cancels with tasks/cancel (seed 002), and resubscribes with taskId and afterSeq', async () => {
-    const started = await call('message/send', {
-      ...userMessage('Write a long report on climate change'),
-      configuration: { blocking: false },
-    });
+    const started = await call(
+      'message/send',
+      v03Send('Write a long report on climate change', {}, { configuration: { blocking: false } }),
+    );
     const reportId = started.body.result.id;
     t.clock.advance(20_000); // a dozen events on
 
@@ -283,7 +274,7 @@ describe('scoping: a task belongs to the (workspace, agent) that created it', ()
   let taskId: string;
   let notFound: any;
   beforeAll(async () => {
-    taskId = (await call('message/send', userMessage('What is the weather today?'))).body.result.id;
+    taskId = (await call('message/send', v03Send('What is the weather today?'))).body.result.id;
     notFound = (await call('tasks/get', { id: 'no-such-task' })).body.error;
   });
   const asUnknown = (error: any) => JSON.parse(JSON.stringify(error).replaceAll(taskId, 'no-such-task'));
@@ -293,16 +284,10 @@ describe('scoping: a task belongs to the (workspace, agent) that created it', ()
   });
 
   it('is "not found", exactly like an unknown id, from another workspace', async () => {
-    const other = await post(
-      JSON.stringify({
-        agent_code: 'explore',
-        jsonrpc: '2.0',
-        id: 'req-tasks/get',
-        method: 'tasks/get',
-        params: { id: taskId },
-      }),
-      { ...HEADERS, 'X-Workspace-ID': 'ws-b' },
-    );
+    const other = await call('tasks/get', { id: taskId }, undefined, {
+      ...HEADERS,
+      'X-Workspace-ID': 'ws-b',
+    });
     expect(asUnknown(other.body.error)).toEqual(notFound);
   });
 
@@ -315,15 +300,15 @@ describe('scoping: a task belongs to the (workspace, agent) that created it', ()
   });
 
   it("is not visible on the agent's direct endpoints or at the root either", async () => {
-    expect((await fetch(`${t.url}/agents/explore/tasks/${taskId}`)).status).toBe(404);
-    expect((await fetch(`${t.url}/tasks/${taskId}`)).status).toBe(404);
+    expect((await getJson(t, `/agents/explore/tasks/${taskId}`)).status).toBe(404);
+    expect((await getJson(t, `/tasks/${taskId}`)).status).toBe(404);
   });
 
   it('starts a new task when the context named has no task waiting for input', async () => {
-    const first = await call('message/send', userMessage('What is the weather today?'));
+    const first = await call('message/send', v03Send('What is the weather today?'));
     const again = await call(
       'message/send',
-      userMessage('What is the weather today?', { contextId: first.body.result.contextId }),
+      v03Send('What is the weather today?', { contextId: first.body.result.contextId }),
     );
     expect(again.body.result.id).not.toBe(first.body.result.id);
     expect(again.body.result.contextId).toBe(first.body.result.contextId);
@@ -339,20 +324,14 @@ describe('without API keys (offline development)', () => {
 
   it('serves the gateway at /agents/a2a with no key and no workspace header', async () => {
     const response = await open.drive(
-      fetch(`${open.url}/agents/a2a`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0' },
-        body: JSON.stringify({
-          agent_code: 'explore',
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'message/send',
-          params: userMessage('What is the weather today?'),
-        }),
+      rpc(open, 'message/send', v03Send('What is the weather today?'), {
+        path: '/agents/a2a',
+        version: '1.0',
+        envelope: { agent_code: 'explore' },
       }),
     );
     expect(response.status).toBe(200);
-    expect(((await response.json()) as any).result).toMatchObject({
+    expect(response.body.result).toMatchObject({
       kind: 'task',
       status: { state: 'completed' },
     });
