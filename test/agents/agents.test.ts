@@ -11,6 +11,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatIssue, type SimulatorOptions } from '../../src/index.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
+import { rpcEnvelope, v1Send } from '../helpers/wire.js';
 
 const ERROR_INFO = 'type.googleapis.com/google.rpc.ErrorInfo';
 
@@ -52,9 +53,9 @@ async function start(options: SimulatorOptions = {}) {
   return Object.assign(t, { warnings });
 }
 
-const message = (text: string, extra: Record<string, unknown> = {}) => ({
-  message: { messageId: `m-${text}`, role: 'ROLE_USER', parts: [{ text }], ...extra },
-});
+/** A SendMessageRequest whose messageId is `m-<text>`. */
+const message = (text: string, extra: Record<string, unknown> = {}) =>
+  v1Send(text, { messageId: `m-${text}`, ...extra });
 
 /** `POST {base}/message:send`; the created task's id. */
 async function createTask(t: TestSim, base: string, headers: Record<string, string> = {}): Promise<string> {
@@ -178,12 +179,7 @@ describe('routes', () => {
       const res = await request(t.url)
         .post(url)
         .set('Content-Type', 'application/json')
-        .send({
-          jsonrpc: '2.0',
-          id: 7,
-          method: 'SendMessage',
-          params: message('What is the weather today?'),
-        });
+        .send(rpcEnvelope('SendMessage', message('What is the weather today?'), { id: 7 }));
       expect(res.body.id).toBe(7);
       expect(res.body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
     }
@@ -250,7 +246,7 @@ describe('isolation', () => {
     const res = await request(t.url)
       .post('/agents/explore/')
       .set('Content-Type', 'application/json')
-      .send({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: atForecast } });
+      .send(rpcEnvelope('GetTask', { id: atForecast }));
     expect(res.body.error.code).toBe(-32001);
   });
 
@@ -289,7 +285,7 @@ describe('isolation', () => {
 });
 
 describe('declared security', () => {
-  const rpcCall = { jsonrpc: '2.0', id: 'req-9', method: 'GetTask', params: { id: 'some-task' } };
+  const rpcCall = rpcEnvelope('GetTask', { id: 'some-task' }, { id: 'req-9' });
 
   describe('without configured API keys', () => {
     let t: Awaited<ReturnType<typeof start>>;

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type TestSim } from '../helpers/sim.js';
+import { getJson, postJson, rpc, V1_HEADERS, v03Send, v1Send, type JsonAnswer } from '../helpers/wire.js';
 
 const REQUIRED = 'urn:example:required';
 const OPTIONAL = 'https://example.com/ext/geo/v1';
@@ -36,42 +37,17 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function call(route: string, body: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(`${t.url}${route}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  });
-  return { response, body: (await response.json()) as any };
-}
-
-const v1Message = { message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'weather today?' }] } };
-const v03Message = {
-  message: {
-    kind: 'message',
-    messageId: 'm-1',
-    role: 'user',
-    parts: [{ kind: 'text', text: 'weather today?' }],
-  },
-};
-const rpc = (method: string, params: unknown, extra = {}) => ({
-  jsonrpc: '2.0',
-  id: 3,
-  method,
-  params,
-  ...extra,
-});
+const V1_SEND = v1Send('weather today?', { messageId: 'm-1' });
+const V03_SEND = v03Send('weather today?', { messageId: 'm-1' });
+const ID = { id: 3 };
 
 describe('card fields from the agent file', () => {
   it.each([
     ['1.0', 'extendedAgentCard'],
     ['0.3', 'stateTransitionHistory'],
   ])('declares the extensions and default modes on the v%s card', async (version, versionOnly) => {
-    const card: any = await (
-      await fetch(`${t.url}/agents/strict/.well-known/agent-card.json`, {
-        headers: { 'A2A-Version': version },
-      })
-    ).json();
+    const card = (await getJson(t, '/agents/strict/.well-known/agent-card.json', { 'A2A-Version': version }))
+      .body;
     expect(card.capabilities).toHaveProperty(versionOnly);
     expect(card.capabilities.extensions).toEqual([
       { uri: REQUIRED, description: 'Must be on', required: true },
@@ -82,14 +58,14 @@ describe('card fields from the agent file', () => {
   });
 
   it("keeps the simulator's modes, and no extensions, on the other agents' cards", async () => {
-    const card: any = await (await fetch(`${t.url}/agents/explore/.well-known/agent-card.json`)).json();
+    const card = (await getJson(t, '/agents/explore/.well-known/agent-card.json')).body;
     expect(card.capabilities).not.toHaveProperty('extensions');
     expect(card.defaultInputModes).toContain('application/json');
   });
 
   it("refuses a part in a media type outside the agent's input modes", async () => {
-    const message = { messageId: 'm-2', role: 'ROLE_USER', parts: [{ raw: 'AA==', mediaType: 'image/png' }] };
-    const { body } = await call('/agents/strict/message:send', { message }, { 'A2A-Extensions': REQUIRED });
+    const png = v1Send('', { messageId: 'm-2', parts: [{ raw: 'AA==', mediaType: 'image/png' }] });
+    const { body } = await postJson(t, '/agents/strict/message:send', png, { 'A2A-Extensions': REQUIRED });
     expect(body.error.details[0].reason).toBe('CONTENT_TYPE_NOT_SUPPORTED');
   });
 });
@@ -99,34 +75,39 @@ const BINDINGS = [
   {
     name: 'REST',
     send: (headers: Record<string, string>) =>
-      call('/agents/strict/message:send', v1Message, { 'A2A-Version': '1.0', ...headers }),
-    refusal: ({ response, body }: any) => [response.status, body.error.status, body.error.details[0].reason],
+      postJson(t, '/agents/strict/message:send', V1_SEND, { ...V1_HEADERS, ...headers }),
+    refusal: ({ status, body }: JsonAnswer) => [status, body.error.status, body.error.details[0].reason],
     expected: [400, 'FAILED_PRECONDITION', 'EXTENSION_SUPPORT_REQUIRED'],
-    ok: ({ body }: any) => body.task.status.state,
+    ok: ({ body }: JsonAnswer) => body.task.status.state,
   },
   {
     name: 'JSON-RPC 1.0',
     send: (headers: Record<string, string>) =>
-      call('/agents/strict/', rpc('SendMessage', v1Message), { 'A2A-Version': '1.0', ...headers }),
-    refusal: ({ body }: any) => [body.error.code, body.error.data[0].reason],
+      rpc(t, 'SendMessage', V1_SEND, { ...ID, path: '/agents/strict/', version: '1.0', headers }),
+    refusal: ({ body }: JsonAnswer) => [body.error.code, body.error.data[0].reason],
     expected: [-32008, 'EXTENSION_SUPPORT_REQUIRED'],
-    ok: ({ body }: any) => body.result.task.status.state,
+    ok: ({ body }: JsonAnswer) => body.result.task.status.state,
   },
   {
     name: 'JSON-RPC 0.3',
     send: (headers: Record<string, string>) =>
-      call('/agents/strict/', rpc('message/send', v03Message), headers),
-    refusal: ({ body }: any) => [body.error.code, body.error.data.reason],
+      rpc(t, 'message/send', V03_SEND, { ...ID, path: '/agents/strict/', headers }),
+    refusal: ({ body }: JsonAnswer) => [body.error.code, body.error.data.reason],
     expected: [-32008, 'EXTENSION_SUPPORT_REQUIRED'],
-    ok: ({ body }: any) => body.result.status.state,
+    ok: ({ body }: JsonAnswer) => body.result.status.state,
   },
   {
     name: 'gateway',
     send: (headers: Record<string, string>) =>
-      call('/agents/a2a', rpc('message/send', v03Message, { agent_code: 'strict' }), headers),
-    refusal: ({ body }: any) => [body.error.code, body.error.data.reason],
+      rpc(t, 'message/send', V03_SEND, {
+        ...ID,
+        path: '/agents/a2a',
+        envelope: { agent_code: 'strict' },
+        headers,
+      }),
+    refusal: ({ body }: JsonAnswer) => [body.error.code, body.error.data.reason],
     expected: [-32008, 'EXTENSION_SUPPORT_REQUIRED'],
-    ok: ({ body }: any) => body.result.status.state,
+    ok: ({ body }: JsonAnswer) => body.result.status.state,
   },
 ];
 
@@ -140,20 +121,21 @@ describe.each(BINDINGS)('a required extension over $name', (binding) => {
   it('serves a call that activates it, and echoes what was activated in the header used', async () => {
     const v1 = await binding.send({ 'A2A-Extensions': `${REQUIRED}, ${OPTIONAL}, urn:unknown` });
     expect(binding.ok(v1)).toMatch(/completed/i);
-    expect(v1.response.headers.get('A2A-Extensions')).toBe(`${REQUIRED},${OPTIONAL}`);
+    expect(v1.headers.get('A2A-Extensions')).toBe(`${REQUIRED},${OPTIONAL}`);
     const v03 = await binding.send({ 'X-A2A-Extensions': REQUIRED });
     expect(binding.ok(v03)).toMatch(/completed/i);
-    expect(v03.response.headers.get('X-A2A-Extensions')).toBe(REQUIRED);
-    expect(v03.response.headers.get('A2A-Extensions')).toBeNull();
+    expect(v03.headers.get('X-A2A-Extensions')).toBe(REQUIRED);
+    expect(v03.headers.get('A2A-Extensions')).toBeNull();
   });
 });
 
 describe('a required extension on other operations', () => {
   it('guards every call to the agent but its public card', async () => {
-    const get = await fetch(`${t.url}/agents/strict/tasks/nope`, { headers: { 'A2A-Version': '1.0' } });
-    expect(((await get.json()) as any).error.details[0].reason).toBe('EXTENSION_SUPPORT_REQUIRED');
-    const found = await fetch(`${t.url}/agents/strict/tasks/nope`, {
-      headers: { 'A2A-Version': '1.0', 'A2A-Extensions': REQUIRED },
+    const get = await getJson(t, '/agents/strict/tasks/nope', V1_HEADERS);
+    expect(get.body.error.details[0].reason).toBe('EXTENSION_SUPPORT_REQUIRED');
+    const found = await getJson(t, '/agents/strict/tasks/nope', {
+      ...V1_HEADERS,
+      'A2A-Extensions': REQUIRED,
     });
     expect(found.status).toBe(404);
   });

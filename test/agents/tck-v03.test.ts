@@ -6,6 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSim, type TestSim } from '../helpers/sim.js';
+import { rpc, v03Send } from '../helpers/wire.js';
 
 const TCK_V03_DIR = fileURLToPath(new URL('../../scenarios/tck-v03', import.meta.url));
 
@@ -17,47 +18,31 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 let id = 0;
-async function rpc(method: string, params: unknown): Promise<any> {
-  const response = await t.drive(
-    fetch(t.url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
-    }),
-  );
-  const body = (await response.json()) as { result?: unknown; error?: unknown };
+/** A v0.3 call on the running clock; its result, failing the test on an error answer. */
+async function call(method: string, params: unknown): Promise<any> {
+  const { body } = await t.drive(rpc(t, method, params, { id: ++id }));
   expect(body.error, JSON.stringify(body.error)).toBeUndefined();
   return body.result;
 }
 
-const userMessage = (text: string, extra: Record<string, unknown> = {}) => ({
-  message: {
-    kind: 'message',
-    messageId: `msg-${++id}`,
-    role: 'user',
-    parts: [{ kind: 'text', text }],
-    ...extra,
-  },
-});
-
 it('keeps every task open: it waits for input, answers each follow-up and waits again', async () => {
-  const task = await rpc('message/send', userMessage('Hello from TCK!'));
+  const task = await call('message/send', v03Send('Hello from TCK!'));
   expect(task).toMatchObject({ kind: 'task', status: { state: 'input-required' } });
   expect(task.status.message.parts[0].text).toBe(
     'Received "Hello from TCK!". Send a follow-up with this taskId, or cancel the task.',
   );
   for (const text of ['Follow-up message for the existing task', 'and another']) {
-    const next = await rpc('message/send', userMessage(text, { taskId: task.id, contextId: task.contextId }));
+    const next = await call('message/send', v03Send(text, { taskId: task.id, contextId: task.contextId }));
     expect(next).toMatchObject({ id: task.id, status: { state: 'input-required' } });
   }
-  const got = await rpc('tasks/get', { id: task.id, historyLength: 2 });
+  const got = await call('tasks/get', { id: task.id, historyLength: 2 });
   expect(got.history).toHaveLength(2);
-  const canceled = await rpc('tasks/cancel', { id: task.id });
+  const canceled = await call('tasks/cancel', { id: task.id });
   expect(canceled.status.state).toBe('canceled');
 });
 
 it('starts such a task for a message with a file part and no text', async () => {
-  const task = await rpc('message/send', {
+  const task = await call('message/send', {
     message: {
       kind: 'message',
       messageId: 'file-1',

@@ -7,9 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type TestSim } from '../helpers/sim.js';
 import { getSse, postSse, type SseEvent, type SseReader } from '../helpers/sse.js';
+import { getJson, postJson, rpcEnvelope, rpcStream, V1_HEADERS, v1Message } from '../helpers/wire.js';
 
 const TCK_DIR = fileURLToPath(new URL('../../scenarios/tck', import.meta.url));
-const V1 = { 'A2A-Version': '1.0' };
 
 let t: TestSim;
 beforeAll(async () => {
@@ -20,25 +20,11 @@ afterAll(() => t.close());
 
 let sequence = 0;
 /** A message as the TCK writes it: `tck-<behaviour>-<session>`. */
-const message = (prefix: string, extra: Record<string, unknown> = {}) => ({
-  messageId: `${prefix}-${++sequence}`,
-  role: 'ROLE_USER',
-  parts: [{ text: 'TCK test message' }],
-  ...extra,
-});
+const message = (prefix: string, extra: Record<string, unknown> = {}) =>
+  v1Message('TCK test message', { messageId: `${prefix}-${++sequence}`, ...extra });
 
-async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
-  const response = await t.drive(
-    fetch(`${t.url}${path}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...V1, ...headers },
-      body: JSON.stringify(body),
-    }),
-  );
-  return { status: response.status, body: (await response.json()) as any };
-}
-
-const rpc = (method: string, params: unknown) => ({ jsonrpc: '2.0', id: 1, method, params });
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  t.drive(postJson(t, path, body, { ...V1_HEADERS, ...headers }));
 
 interface Binding {
   name: string;
@@ -59,21 +45,21 @@ const BINDINGS: Binding[] = [
       const { status, body } = await post(`/agents/${agent}/message:send`, { message: msg }, headers);
       return status === 200 ? { result: body } : { error: { status, ...body.error } };
     },
-    stream: (agent, msg) => postSse(`${t.url}/agents/${agent}/message:stream`, { message: msg }, V1),
-    subscribe: (agent, taskId) => getSse(`${t.url}/agents/${agent}/tasks/${taskId}:subscribe`, V1),
+    stream: (agent, msg) => postSse(`${t.url}/agents/${agent}/message:stream`, { message: msg }, V1_HEADERS),
+    subscribe: (agent, taskId) => getSse(`${t.url}/agents/${agent}/tasks/${taskId}:subscribe`, V1_HEADERS),
     payload: (event) => event.json,
     refusal: (error) => [error.code, error.message, error.details[0].reason],
   },
   {
     name: 'JSON-RPC',
     send: async (agent, msg, headers) => {
-      const { body } = await post(`/agents/${agent}/`, rpc('SendMessage', { message: msg }), headers);
+      const { body } = await post(`/agents/${agent}/`, rpcEnvelope('SendMessage', { message: msg }), headers);
       return body.error ? { error: body.error } : { result: body.result };
     },
     stream: (agent, msg) =>
-      postSse(`${t.url}/agents/${agent}/`, rpc('SendStreamingMessage', { message: msg }), V1),
+      rpcStream(t, 'SendStreamingMessage', { message: msg }, { path: `/agents/${agent}/`, version: '1.0' }),
     subscribe: (agent, taskId) =>
-      postSse(`${t.url}/agents/${agent}/`, rpc('SubscribeToTask', { id: taskId }), V1),
+      rpcStream(t, 'SubscribeToTask', { id: taskId }, { path: `/agents/${agent}/`, version: '1.0' }),
     payload: (event) => event.json.result,
     refusal: (error) => [error.code, error.message, error.data[0].reason],
   },
@@ -242,9 +228,7 @@ describe('the TCK agent behind a required extension (CORE-CAP-004)', () => {
   const URI = 'urn:a2a:tck:required-extension';
 
   it('declares the extension as required on its card', async () => {
-    const card: any = await (
-      await fetch(`${t.url}/agents/tck-extensions/.well-known/agent-card.json`, { headers: V1 })
-    ).json();
+    const card = (await getJson(t, '/agents/tck-extensions/.well-known/agent-card.json', V1_HEADERS)).body;
     expect(card.capabilities.extensions).toEqual([expect.objectContaining({ uri: URI, required: true })]);
   });
 
@@ -260,9 +244,7 @@ describe('the TCK agent behind a required extension (CORE-CAP-004)', () => {
 
 describe("the TCK agent's card", () => {
   it('offers streaming and push notifications, the tck skill, and text/plain modes', async () => {
-    const card: any = await (
-      await fetch(`${t.url}/agents/tck/.well-known/agent-card.json`, { headers: V1 })
-    ).json();
+    const card = (await getJson(t, '/agents/tck/.well-known/agent-card.json', V1_HEADERS)).body;
     expect(card.capabilities).toMatchObject({ streaming: true, pushNotifications: true });
     expect(card.capabilities).not.toHaveProperty('extensions');
     expect(card.skills).toEqual([expect.objectContaining({ id: 'tck', tags: ['tck'] })]);
