@@ -9,6 +9,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../src/compose/settings.js';
 import { run, serve } from '../helpers/cli.js';
+import { cursorHeader, getJson, postJson, rpc, v1Send } from '../helpers/wire.js';
+
+/** The gateway's endpoint, as agent `explore`. */
+const GATEWAY = { path: '/agents/a2a', envelope: { agent_code: 'explore' } };
 
 let dir: string;
 beforeAll(async () => {
@@ -58,34 +62,25 @@ describe('serve', () => {
     try {
       const url = await server.url;
       // The API key: the gateway refuses a call without it.
-      const gateway = await fetch(`${url}/agents/a2a`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({
-          agent_code: 'explore',
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'tasks/get',
-          params: { id: 'x' },
-        }),
-      });
+      const gateway = await rpc(url, 'tasks/get', { id: 'x' }, GATEWAY);
       expect(gateway.status).toBe(401);
       // Two events kept per task: a weather task logs more, so a cursor at the start has expired.
-      const sent = await fetch(`${url}/message:send`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({
-          message: { messageId: 'a-1', role: 'ROLE_USER', parts: [{ text: 'What is the weather today?' }] },
-          configuration: { taskPushNotificationConfig: { url: 'http://127.0.0.1:9/hook' } },
-        }),
-      });
-      const { task } = (await sent.json()) as { task: { id: string } };
-      const resumed = await fetch(`${url}/tasks/${task.id}:subscribe`, { headers: { 'Last-Event-ID': '0' } });
-      expect((await resumed.json()) as object).toMatchObject({
+      const sent = await postJson(
+        url,
+        '/message:send',
+        v1Send(
+          'What is the weather today?',
+          { messageId: 'a-1' },
+          { configuration: { taskPushNotificationConfig: { url: 'http://127.0.0.1:9/hook' } } },
+        ),
+      );
+      const { task } = sent.body as { task: { id: string } };
+      const resumed = await getJson(url, `/tasks/${task.id}:subscribe`, cursorHeader(0));
+      expect(resumed.body as object).toMatchObject({
         error: { details: [{ reason: 'EVENTS_EXPIRED' }] },
       });
       // One attempt per delivery: the unreachable webhook is given up on after its first.
-      const deliveries = (await (await fetch(`${url}/_sim/deliveries?taskId=${task.id}`)).json()) as {
+      const deliveries = (await getJson(url, `/_sim/deliveries?taskId=${task.id}`)).body as {
         deliveries: { attempt: number; outcome: string }[];
       };
       expect(deliveries.deliveries.length).toBeGreaterThan(0);
@@ -102,20 +97,10 @@ describe('API keys from the environment', () => {
     try {
       const url = await server.url;
       const call = (headers: Record<string, string>) =>
-        fetch(`${url}/agents/a2a`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json', ...headers },
-          body: JSON.stringify({
-            agent_code: 'explore',
-            jsonrpc: '2.0',
-            id: 1,
-            method: 'tasks/get',
-            params: { id: 'no-such-task' },
-          }),
-        });
+        rpc(url, 'tasks/get', { id: 'no-such-task' }, { ...GATEWAY, headers });
       expect((await call({})).status).toBe(401);
       const keyed = await call({ 'X-API-Key': 'demo-key', 'X-Workspace-ID': 'ws-1' });
-      expect(((await keyed.json()) as { error: { code: number } }).error.code).toBe(-32001);
+      expect(keyed.body.error.code).toBe(-32001);
     } finally {
       await server.stop();
     }

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { run, serve } from '../helpers/cli.js';
 import { startSim } from '../helpers/sim.js';
+import { getJson, postJson, v1Send } from '../helpers/wire.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -154,15 +155,15 @@ describe('a2a-sim serve (the Dockerfile start command)', () => {
     expect(server.banner()).toContain(`curl -s -X POST ${url}/message:send`);
     expect(server.banner()).toContain('seed        "cli-test"');
 
-    const card = (await (await fetch(`${url}/.well-known/agent-card.json`)).json()) as {
+    const card = (await getJson(url, '/.well-known/agent-card.json')).body as {
       supportedInterfaces: { url: string; protocolBinding: string }[];
     };
     expect(card.supportedInterfaces.map((i) => i.protocolBinding)).toEqual(
       expect.arrayContaining(['JSONRPC', 'HTTP+JSON']),
     );
-    const health = await fetch(`${url}/_sim/health`);
+    const health = await getJson(url, '/_sim/health');
     expect(health.status).toBe(200);
-    expect(await health.json()).toMatchObject({ status: 'ok' });
+    expect(health.body).toMatchObject({ status: 'ok' });
 
     expect(await server.stop()).toBe(0);
   });
@@ -173,18 +174,11 @@ describe('a2a-sim serve (the Dockerfile start command)', () => {
     const server = serve(['serve', '-s', scenarios, '--port', '0'], {});
     const url = await server.url;
     expect(server.banner()).toMatch(/scenarios .*weather.*\(1 problem\(s\), see above\)/);
-    const reply = await fetch(`${url}/message:send`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        message: {
-          role: 'ROLE_USER',
-          parts: [{ text: 'Say hello' }],
-          messageId: 'm-1',
-          metadata: { scenario: 'greeting' },
-        },
-      }),
-    });
+    const reply = await postJson(
+      url,
+      '/message:send',
+      v1Send('Say hello', { messageId: 'm-1', metadata: { scenario: 'greeting' } }),
+    );
     expect(reply.status).toBe(200);
     await server.stop();
     expect(server.stderr()).toMatch(/broken\.yaml:6 steps\[1\]\.wait/);
@@ -206,9 +200,9 @@ describe('a2a-sim serve (the Dockerfile start command)', () => {
       const server = serve([...args], env);
       const url = await server.url;
       expect(server.banner()).toContain('push        off');
-      const card = (await (await fetch(`${url}/.well-known/agent-card.json`)).json()) as any;
+      const card = (await getJson(url, '/.well-known/agent-card.json')).body;
       expect(card.capabilities.pushNotifications).toBe(false);
-      const list = await fetch(`${url}/tasks/t/pushNotificationConfigs`);
+      const list = await getJson(url, '/tasks/t/pushNotificationConfigs');
       expect(list.status).toBe(400);
       await server.stop();
     }
@@ -272,15 +266,9 @@ describe('a2a-sim replay', () => {
     const t = await startSim({ seed: 'replay-1' });
     try {
       const sent = await t.drive(
-        fetch(`${t.url}/message:send`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({
-            message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'Book me a flight' }] },
-          }),
-        }),
+        postJson(t, '/message:send', v1Send('Book me a flight', { messageId: 'm-1' })),
       );
-      const { task } = (await sent.json()) as {
+      const { task } = sent.body as {
         task: { id: string; status: { message: { parts: { text: string }[] } } };
       };
       const result = await run(['replay', 'Book me a flight', '--seed', 'replay-1', '--json']);

@@ -4,24 +4,22 @@
  */
 import { expect, it } from 'vitest';
 import { startSim, type TestSim } from '../helpers/sim.js';
+import { callJson, getJson, postForStream, postJson, v1Send } from '../helpers/wire.js';
 
-const headers = { 'Content-Type': 'application/json' };
 const body = (text: string, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({
-    message: { messageId: `m-${text.length}`, role: 'ROLE_USER', parts: [{ text }], ...extra },
-  });
+  v1Send(text, { messageId: `m-${text.length}`, ...extra });
 
 /**
  * The raw bytes of one turn. A stream's headers come with its first event, before any time passes,
  * so the request reaches the server at the current virtual time; only then is the clock driven.
  */
-async function streamed(t: TestSim, path: string, payload: string): Promise<string> {
-  const response = await fetch(`${t.url}${path}`, { method: 'POST', headers, body: payload });
+async function streamed(t: TestSim, path: string, payload: unknown): Promise<string> {
+  const response = await postForStream(t, path, payload);
   return t.drive(response.text());
 }
 
-async function answered(t: TestSim, path: string, payload: string): Promise<string> {
-  return t.drive(fetch(`${t.url}${path}`, { method: 'POST', headers, body: payload }).then((r) => r.text()));
+async function answered(t: TestSim, path: string, payload: unknown): Promise<string> {
+  return (await t.drive(postJson(t, path, payload))).text;
 }
 
 async function transcript(seed: string, prelude?: (t: TestSim) => Promise<void>): Promise<string[]> {
@@ -41,18 +39,11 @@ async function transcript(seed: string, prelude?: (t: TestSim) => Promise<void>)
     out.push(await answered(t, '/message:stream', body('Hello')));
 
     // A cancel 5 s into the long report: the cancel delay is seeded too.
-    const report = fetch(`${t.url}/message:stream`, {
-      method: 'POST',
-      headers,
-      body: body('Write a long report on climate change'),
-    });
-    const response = await report;
+    const response = await postForStream(t, '/message:stream', body('Write a long report on climate change'));
     const text = response.text();
     t.clock.advance(5_000);
-    const reportId = await t.drive(
-      fetch(`${t.url}/tasks?pageSize=1`).then(async (r) => ((await r.json()) as any).tasks[0].id as string),
-    );
-    out.push(await (await fetch(`${t.url}/tasks/${reportId}:cancel`, { method: 'POST' })).text());
+    const reportId = (await t.drive(getJson(t, '/tasks?pageSize=1'))).body.tasks[0].id as string;
+    out.push((await callJson(t, 'POST', `/tasks/${reportId}:cancel`)).text);
     out.push(await t.drive(text));
     return out;
   } finally {
@@ -80,18 +71,15 @@ it("keeps a task's ids and content independent of other tasks running meanwhile"
   const alone = await transcript('seed-one');
   const busy = await transcript('seed-one', async (t) => {
     // Another client's long task, started first and still running throughout.
-    await fetch(`${t.url}/message:send`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({
-        message: {
-          messageId: 'other',
-          role: 'ROLE_USER',
-          parts: [{ text: 'Another long report on climate, please' }],
-        },
-        configuration: { returnImmediately: true },
-      }),
-    });
+    await postJson(
+      t,
+      '/message:send',
+      v1Send(
+        'Another long report on climate, please',
+        { messageId: 'other' },
+        { configuration: { returnImmediately: true } },
+      ),
+    );
   });
   expect(busy[0]).toEqual(alone[0]);
   expect(busy[1]).toEqual(alone[1]);

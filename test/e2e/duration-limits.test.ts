@@ -4,24 +4,18 @@
  * profile file, a scenario file, the admin clock, a CLI flag. Before, `latency-first-byte=1000h` made the clock
  * re-arm every millisecond long after the client had gone.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadChaosFile } from '../../src/chaos/catalog.js';
 import { createSimulator } from '../../src/index.js';
 import { loadScenarioFile } from '../../src/scenario/load.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
-import { admin } from '../helpers/wire.js';
+import { serveRefused } from '../helpers/cli.js';
+import { admin, chaosHeader, getJson, postJson, rpc, v1Send } from '../helpers/wire.js';
 
 const MAX = /longer than the maximum, 2147483647ms/;
-const JSON_TYPE = { 'Content-Type': 'application/json' };
-const sendBody = (metadata?: object) =>
-  JSON.stringify({
-    message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'What is the weather today?' }], metadata },
-  });
 
 let t: TestSim;
 let dir: string;
@@ -42,35 +36,28 @@ describe('chaos pairs', () => {
     'drop-after-ms=99999999h',
     'delivery-delay=1000h',
   ])('refuses X-Sim-Chaos: %s with 400 on REST and -32602 on JSON-RPC, naming the maximum', async (chaos) => {
-    const rest = await fetch(`${t.url}/tasks`, { headers: { 'X-Sim-Chaos': chaos } });
+    const rest = await getJson(t, '/tasks', chaosHeader(chaos));
     expect(rest.status).toBe(400);
-    expect(((await rest.json()) as any).error.message).toMatch(MAX);
-    const rpc = await fetch(`${t.url}/`, {
-      method: 'POST',
-      headers: { ...JSON_TYPE, 'X-Sim-Chaos': chaos },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} }),
-    });
-    const body = (await rpc.json()) as any;
+    expect(rest.body.error.message).toMatch(MAX);
+    const { body } = await rpc(t, 'ListTasks', {}, { headers: chaosHeader(chaos) });
     expect(body.error.code).toBe(-32602);
     expect(body.error.message).toMatch(MAX);
   });
 
   it('refuses metadata.chaos latency-first-byte=1000h before creating a task', async () => {
     const before = t.sim.store.size;
-    const response = await fetch(`${t.url}/message:send`, {
-      method: 'POST',
-      headers: JSON_TYPE,
-      body: sendBody({ chaos: 'latency-first-byte=1000h' }),
+    const request = v1Send('What is the weather today?', {
+      messageId: 'm',
+      metadata: { chaos: 'latency-first-byte=1000h' },
     });
+    const response = await postJson(t, '/message:send', request);
     expect(response.status).toBe(400);
-    expect(((await response.json()) as any).error.message).toMatch(MAX);
+    expect(response.body.error.message).toMatch(MAX);
     expect(t.sim.store.size).toBe(before);
   });
 
   it('takes the maximum itself', async () => {
-    const response = await fetch(`${t.url}/tasks`, {
-      headers: { 'X-Sim-Chaos': 'drop-after-ms=2147483647' },
-    });
+    const response = await getJson(t, '/tasks', chaosHeader('drop-after-ms=2147483647'));
     expect(response.status).toBe(200);
   });
 
@@ -132,29 +119,17 @@ describe('the admin clock', () => {
 });
 
 describe('the CLI', () => {
-  const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
-
   it.each(['--event-ttl', '--push-timeout'])('refuses %s 1000h before serving', async (flag) => {
-    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', flag, '1000h']);
-    let output = '';
-    const collect = (chunk: Buffer) => {
-      output += chunk;
-      if (output.includes('listening')) child.kill();
-    };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const { code, stdout, stderr } = await serveRefused(['serve', '--port', '0', flag, '1000h']);
+    const output = `${stdout}${stderr}`;
     expect(output).not.toContain('listening');
     expect(code).toBe(2);
     expect(output).toContain(`${flag}: "1000h" is longer than the maximum, 2147483647ms`);
   });
 
   it('refuses a --keep-alive interval no timer can wait', async () => {
-    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--keep-alive', String(2 ** 31)]);
-    let output = '';
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
-    child.stdout.on('data', () => child.kill());
-    expect(await new Promise<number | null>((resolve) => child.on('close', resolve))).toBe(2);
-    expect(output).toContain('--keep-alive: 2147483648 is longer than the maximum, 2147483647ms');
+    const { code, stderr } = await serveRefused(['serve', '--port', '0', '--keep-alive', String(2 ** 31)]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('--keep-alive: 2147483648 is longer than the maximum, 2147483647ms');
   });
 });

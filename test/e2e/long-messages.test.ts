@@ -7,17 +7,14 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSim, type TestSim } from '../helpers/sim.js';
+import { postJson, V1_HEADERS, v1Send } from '../helpers/wire.js';
 
-function send(sim: TestSim, messageId: string, text: string, taskId?: string): Promise<any> {
-  const message = { messageId, role: 'ROLE_USER', parts: [{ text }], ...(taskId && { taskId }) };
-  return fetch(`${sim.url}/message:send`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0' },
-    body: JSON.stringify({ message }),
-  }).then(async (response) => {
-    expect(response.status).toBe(200);
-    return ((await response.json()) as { task: any }).task;
-  });
+/** A blocking v1.0 REST send; the task it answered. */
+async function send(sim: TestSim, messageId: string, text: string, taskId?: string): Promise<any> {
+  const request = v1Send(text, { messageId, ...(taskId && { taskId }) });
+  const answer = await postJson(sim, '/message:send', request, V1_HEADERS);
+  expect(answer.status).toBe(200);
+  return answer.body.task;
 }
 
 const textOf = (message: any): string => message.parts.map((p: any) => p.text ?? '').join('');

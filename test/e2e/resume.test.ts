@@ -5,7 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { flushIo, startSim, type TestSim } from '../helpers/sim.js';
-import { postSse, SseReader, type SseEvent } from '../helpers/sse.js';
+import { SseReader, type SseEvent } from '../helpers/sse.js';
+import { cursorHeader, postForStream, rpcEnvelope, v03Send, v1Send } from '../helpers/wire.js';
 
 interface ResumeBinding {
   name: string;
@@ -24,32 +25,18 @@ interface ResumeBinding {
 }
 
 const REPORT_TEXT = 'Write a long report on climate change';
-const V1_REPORT = { message: { messageId: 'resume-1', role: 'ROLE_USER', parts: [{ text: REPORT_TEXT }] } };
-const V03_REPORT = {
-  message: {
-    kind: 'message',
-    messageId: 'resume-1',
-    role: 'user',
-    parts: [{ kind: 'text', text: REPORT_TEXT }],
-  },
-};
+const V1_REPORT = v1Send(REPORT_TEXT, { messageId: 'resume-1' });
+const V03_REPORT = v03Send(REPORT_TEXT, { messageId: 'resume-1' });
 
-const cursor = (afterSeq?: number): Record<string, string> =>
-  afterSeq === undefined ? {} : { 'Last-Event-ID': String(afterSeq) };
-
-const rpc = (
+/** A streaming JSON-RPC call (id 7) on `path`, with `selector` beside the envelope; the Response unread. */
+const streamCall = (
   sim: TestSim,
   path: string,
   method: string,
   params: unknown,
   headers: Record<string, string> = {},
-  extra = {},
-) =>
-  fetch(`${sim.url}${path}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream', ...headers },
-    body: JSON.stringify({ ...extra, jsonrpc: '2.0', id: 7, method, params }),
-  });
+  selector = {},
+) => postForStream(sim, path, rpcEnvelope(method, params, { id: 7, ...selector }), headers);
 
 /** The body of an error answer: plain JSON, or the one frame of an event stream that failed. */
 async function errorBody(response: Response): Promise<any> {
@@ -104,12 +91,7 @@ const v03Summary = (payload: any) => ({
   }),
 });
 
-const restStart = (sim: TestSim) =>
-  fetch(`${sim.url}/message:stream`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
-    body: JSON.stringify(V1_REPORT),
-  });
+const restStart = (sim: TestSim) => postForStream(sim, '/message:stream', V1_REPORT);
 
 const GATEWAY_HEADERS = { 'X-API-Key': 'resume-key', 'X-Workspace-ID': 'ws-resume' };
 const GATEWAY_SELECTOR = { agent_code: 'explore' };
@@ -120,7 +102,7 @@ const BINDINGS: ResumeBinding[] = [
     start: restStart,
     subscribe: (sim, id, afterSeq) =>
       fetch(`${sim.url}/tasks/${id}:subscribe`, {
-        headers: { Accept: 'text/event-stream', ...cursor(afterSeq) },
+        headers: { Accept: 'text/event-stream', ...cursorHeader(afterSeq) },
       }),
     payload: (event) => event.json,
     taskIdOf: (payload) => payload.task.id,
@@ -133,7 +115,7 @@ const BINDINGS: ResumeBinding[] = [
     subscribe: (sim, id, afterSeq) =>
       fetch(`${sim.url}/tasks/${id}:subscribe`, {
         method: 'POST',
-        headers: { Accept: 'text/event-stream', ...cursor(afterSeq) },
+        headers: { Accept: 'text/event-stream', ...cursorHeader(afterSeq) },
       }),
     payload: (event) => event.json,
     taskIdOf: (payload) => payload.task.id,
@@ -142,9 +124,9 @@ const BINDINGS: ResumeBinding[] = [
   },
   {
     name: 'JSON-RPC 1.0 SubscribeToTask with Last-Event-ID',
-    start: (sim) => rpc(sim, '/', 'SendStreamingMessage', V1_REPORT, { 'A2A-Version': '1.0' }),
+    start: (sim) => streamCall(sim, '/', 'SendStreamingMessage', V1_REPORT, { 'A2A-Version': '1.0' }),
     subscribe: (sim, id, afterSeq) =>
-      rpc(sim, '/', 'SubscribeToTask', { id }, { 'A2A-Version': '1.0', ...cursor(afterSeq) }),
+      streamCall(sim, '/', 'SubscribeToTask', { id }, { 'A2A-Version': '1.0', ...cursorHeader(afterSeq) }),
     payload: rpcPayload,
     taskIdOf: (payload) => payload.task.id,
     summary: v1Summary,
@@ -152,8 +134,8 @@ const BINDINGS: ResumeBinding[] = [
   },
   {
     name: 'JSON-RPC 0.3 tasks/resubscribe with afterSeq',
-    start: (sim) => rpc(sim, '/', 'message/stream', V03_REPORT),
-    subscribe: (sim, taskId, afterSeq) => rpc(sim, '/', 'tasks/resubscribe', { taskId, afterSeq }),
+    start: (sim) => streamCall(sim, '/', 'message/stream', V03_REPORT),
+    subscribe: (sim, taskId, afterSeq) => streamCall(sim, '/', 'tasks/resubscribe', { taskId, afterSeq }),
     payload: rpcPayload,
     taskIdOf: (payload) => payload.id,
     summary: v03Summary,
@@ -161,9 +143,17 @@ const BINDINGS: ResumeBinding[] = [
   },
   {
     name: 'gateway tasks/resubscribe with afterSeq',
-    start: (sim) => rpc(sim, '/agents/a2a', 'message/stream', V03_REPORT, GATEWAY_HEADERS, GATEWAY_SELECTOR),
+    start: (sim) =>
+      streamCall(sim, '/agents/a2a', 'message/stream', V03_REPORT, GATEWAY_HEADERS, GATEWAY_SELECTOR),
     subscribe: (sim, taskId, afterSeq) =>
-      rpc(sim, '/agents/a2a', 'tasks/resubscribe', { taskId, afterSeq }, GATEWAY_HEADERS, GATEWAY_SELECTOR),
+      streamCall(
+        sim,
+        '/agents/a2a',
+        'tasks/resubscribe',
+        { taskId, afterSeq },
+        GATEWAY_HEADERS,
+        GATEWAY_SELECTOR,
+      ),
     payload: rpcPayload,
     taskIdOf: (payload) => payload.id,
     summary: v03Summary,

@@ -6,6 +6,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type TestSim } from '../helpers/sim.js';
+import { rpcEnvelope, v1Send } from '../helpers/wire.js';
 
 const MiB = 1024 * 1024;
 
@@ -16,16 +17,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** A message of about `mib` MiB for the scenario named. */
-function big(scenario: string, mib: number, id: string) {
-  return {
-    message: {
-      messageId: id,
-      role: 'ROLE_USER',
-      parts: [{ text: 'x'.repeat(mib * MiB) }],
-      metadata: { scenario },
-    },
-  };
-}
+const big = (scenario: string, mib: number, id: string) =>
+  v1Send('x'.repeat(mib * MiB), { messageId: id, metadata: { scenario } });
 
 describe('the byte budget of the task store', () => {
   it('keeps accepting large messages whose tasks end, evicting the oldest ended ones', async () => {
@@ -69,16 +62,14 @@ describe('the byte budget of the task store', () => {
     // JSON-RPC says the same in its own shape; a small message still fits.
     const rpc = await request(t.url)
       .post('/')
-      .send({ jsonrpc: '2.0', id: 7, method: 'SendMessage', params: big('auth-required', 1, 'rpc-1') });
+      .send(rpcEnvelope('SendMessage', big('auth-required', 1, 'rpc-1'), { id: 7 }));
     expect(rpc.body.error).toMatchObject({ code: -32000 });
     expect(rpc.body.error.message).toMatch(/--max-store-bytes/);
     const small = await t.drive(
       request(t.url)
         .post('/message:send')
         .set('Content-Type', 'application/json')
-        .send({
-          message: { messageId: 's-1', role: 'ROLE_USER', parts: [{ text: 'What is the weather today?' }] },
-        }),
+        .send(v1Send('What is the weather today?', { messageId: 's-1' })),
     );
     expect(small.status).toBe(200);
 

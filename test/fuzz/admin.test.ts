@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, it } from 'vitest';
 import { startSim, type TestSim } from '../helpers/sim.js';
+import { JSON_HEADERS, v1Send } from '../helpers/wire.js';
 import {
   chaosHeader,
   fuzzParams,
@@ -129,11 +130,14 @@ const agentProbe: fc.Arbitrary<Probe> = fc.constantFrom<Probe>(
   {
     method: 'POST',
     path: '/message:send',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'What is the weather today?' }] },
-      configuration: { returnImmediately: true },
-    }),
+    headers: JSON_HEADERS,
+    body: JSON.stringify(
+      v1Send(
+        'What is the weather today?',
+        { messageId: 'm' },
+        { configuration: { returnImmediately: true } },
+      ),
+    ),
   },
 );
 

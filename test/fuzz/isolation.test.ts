@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type TestSim } from '../helpers/sim.js';
+import { JSON_HEADERS, rpcEnvelope, V1_HEADERS, v03Send, v1Send } from '../helpers/wire.js';
 import { encodeSegment, fuzzParams, fuzzTimeout, oddText } from './arbitraries.js';
 import { bugLogger, checkRest, checkRpc, exchange, type Exchange, type Target } from './oracle.js';
 
@@ -52,8 +53,7 @@ const place: fc.Arbitrary<Place> = fc.oneof(
 
 const binding = fc.constantFrom('rest' as const, 'rpc' as const);
 const samePlace = (a: Place, b: Place) => a.kind === b.kind && a.name === b.name;
-const JSON_TYPE = { 'Content-Type': 'application/json' };
-const MESSAGE = { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'What is the weather today?' }] };
+const WEATHER = 'What is the weather today?';
 
 /** One operation in `at`, over REST or JSON-RPC (the gateway has only its own JSON-RPC). */
 async function call(
@@ -65,23 +65,13 @@ async function call(
   if (at.kind === 'gateway') {
     const [method, params] =
       op === 'send'
-        ? [
-            'message/send',
-            {
-              message: {
-                ...MESSAGE,
-                kind: 'message',
-                role: 'user',
-                parts: [{ kind: 'text', text: MESSAGE.parts[0]!.text }],
-              },
-            },
-          ]
+        ? ['message/send', v03Send(WEATHER, { messageId: 'm' })]
         : [op === 'cancel' ? 'tasks/cancel' : 'tasks/get', { id }];
     const x = await exchange(target, {
       method: 'POST',
       path: t.sim.gatewayPath,
-      headers: { ...JSON_TYPE, 'X-API-Key': 'key-any', 'X-Workspace-ID': at.name },
-      body: JSON.stringify({ agent_code: 'explore', jsonrpc: '2.0', id: 1, method, params }),
+      headers: { ...JSON_HEADERS, 'X-API-Key': 'key-any', 'X-Workspace-ID': at.name },
+      body: JSON.stringify(rpcEnvelope(method, params, { agent_code: 'explore' })),
     });
     checkRpc(target, x, [200]);
     return x;
@@ -89,17 +79,13 @@ async function call(
   const base = at.kind === 'agent' ? '/agents/explore' : '';
   if (via === 'rpc') {
     const method = { send: 'SendMessage', get: 'GetTask', cancel: 'CancelTask', list: 'ListTasks' }[op];
-    const params = op === 'send' ? { message: MESSAGE } : op === 'list' ? { pageSize: 100 } : { id };
+    const params =
+      op === 'send' ? v1Send(WEATHER, { messageId: 'm' }) : op === 'list' ? { pageSize: 100 } : { id };
     const x = await exchange(target, {
       method: 'POST',
       path: `${base}/`,
-      headers: { ...JSON_TYPE, 'A2A-Version': '1.0' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method,
-        params: { ...params, ...(at.name && { tenant: at.name }) },
-      }),
+      headers: { ...JSON_HEADERS, ...V1_HEADERS },
+      body: JSON.stringify(rpcEnvelope(method, { ...params, ...(at.name && { tenant: at.name }) })),
     });
     checkRpc(target, x, [200]);
     return x;
@@ -111,8 +97,8 @@ async function call(
       ? {
           method: 'POST',
           path: `${prefix}/message:send`,
-          headers: JSON_TYPE,
-          body: JSON.stringify({ message: MESSAGE }),
+          headers: JSON_HEADERS,
+          body: JSON.stringify(v1Send(WEATHER, { messageId: 'm' })),
         }
       : op === 'list'
         ? { method: 'GET', path: `${prefix}/tasks?pageSize=100`, headers: {} }

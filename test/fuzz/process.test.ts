@@ -5,42 +5,29 @@
  * shows as the process exiting; afterwards it must still answer /_sim/health and must have logged
  * no error.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serve } from '../helpers/cli.js';
 import { parseAnswer, rawHttp, type RawAnswer } from '../helpers/raw-http.js';
 import { fuzzParams, fuzzTimeout, hostileValue, oddText, queryString, segment } from './arbitraries.js';
 import { rpcBody, v03Call, v1Call } from './requests.js';
 
-const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const TOKEN = 'tok-3';
 
-let child: ChildProcess;
+let server: ReturnType<typeof serve>;
 let url: string;
-let stderr = '';
 
 beforeAll(async () => {
-  child = spawn(process.execPath, [
-    CLI,
+  server = serve([
     'serve',
     ...['--port', '0', '--host', '127.0.0.1', '--speed', '0', '--admin-token', TOKEN],
     ...['--api-key', 'key-1=ws-1', '--log-level', 'error'],
   ]);
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  url = await new Promise<string>((resolve, reject) => {
-    let stdout = '';
-    child.stdout!.on('data', (chunk) => {
-      stdout += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(stdout);
-      if (match) resolve(match[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
-  });
+  url = await server.url;
 });
-afterAll(() => {
-  child.kill();
+afterAll(async () => {
+  await server.stop();
 });
 
 /** Writes `request` as it is and reads the answer until the server hangs up (or a stream starts). */
@@ -200,7 +187,7 @@ describe('fuzz: the CLI server in a child process survives hostile bytes', () =>
         fc.asyncProperty(fc.oneof({ weight: 4, arbitrary: wellFormed }, malformed), async (request) => {
           const { answer, error } = await send(request);
           const context = `${request.toString('latin1').slice(0, 400)}\n→ ${error ?? ''} ${answer?.status} ${answer?.body.slice(0, 300)}`;
-          expect(child.exitCode, context).toBeNull();
+          expect(server.exitCode(), context).toBeNull();
           expect(answer, `no answer: ${context}`).toBeDefined();
           const { status, body } = answer!;
           expect(status, context).toBeLessThan(500);
@@ -217,8 +204,13 @@ describe('fuzz: the CLI server in a child process survives hostile bytes', () =>
       );
       const health = await rawHttp(url, 'GET', `/_sim/health?token=${TOKEN}`);
       expect(health.json).toMatchObject({ status: 'ok' });
-      expect(child.exitCode).toBeNull();
-      expect(stderr.split('\n').filter((line) => /^error:|Warning/.test(line))).toEqual([]);
+      expect(server.exitCode()).toBeNull();
+      expect(
+        server
+          .stderr()
+          .split('\n')
+          .filter((line) => /^error:|Warning/.test(line)),
+      ).toEqual([]);
     },
     fuzzTimeout(2500),
   );

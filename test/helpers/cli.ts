@@ -22,6 +22,26 @@ export function run(args: string[], env: Record<string, string> = {}): Promise<E
   });
 }
 
+/**
+ * Runs `serve` with arguments it must refuse (`args` as for {@link serve}): resolves once it exits,
+ * and kills it if it starts listening instead, so a server that wrongly accepts them fails the test
+ * rather than hanging it.
+ */
+export function serveRefused(args: string[], env: Record<string, string> = {}): Promise<Exit> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    const killIfListening = () => {
+      if (`${stdout}${stderr}`.includes('listening')) child.kill();
+    };
+    child.stdout.on('data', (chunk) => ((stdout += chunk), killIfListening()));
+    child.stderr.on('data', (chunk) => ((stderr += chunk), killIfListening()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
 /** Starts `serve`, resolving with the URL from its banner once it listens. */
 export function serve(args: string[], env: Record<string, string> = {}) {
   const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env } });
@@ -41,6 +61,8 @@ export function serve(args: string[], env: Record<string, string> = {}) {
     url,
     banner: () => stdout,
     stderr: () => stderr,
+    /** The exit code once the process exited; null while it runs. */
+    exitCode: () => child.exitCode,
     stop: () => {
       child.kill('SIGTERM');
       return exited;
