@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSimulator, VirtualClock } from '../../src/index.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
 import { postSse } from '../helpers/sse.js';
-import { admin, getJson, postJson, v1Send } from '../helpers/wire.js';
+import { admin, getJson, postJson, RETURN_IMMEDIATELY, v1Send } from '../helpers/wire.js';
 import {
   settle as settleDeliveries,
   startReceiver,
@@ -78,7 +78,7 @@ describe('POST /_sim/clock/advance', () => {
       const sent = await postJson(
         t,
         '/message:send',
-        v1Send(WEATHER, { messageId: 'clk-1' }, { configuration: { returnImmediately: true } }),
+        v1Send(WEATHER, { messageId: 'clk-1' }, RETURN_IMMEDIATELY),
       );
       expect(sent.body.task.status.state).toBe('TASK_STATE_SUBMITTED');
       const start = t.clock.now();

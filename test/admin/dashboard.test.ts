@@ -14,7 +14,7 @@ import { DASHBOARD_DIR } from '../../src/admin/dashboard-files.js';
 import { rawHttp } from '../helpers/raw-http.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
 import { postSse } from '../helpers/sse.js';
-import { postJson, v1Send } from '../helpers/wire.js';
+import { postJson, RETURN_IMMEDIATELY, v1Send } from '../helpers/wire.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 /** `.ci/run` sets it: there a missing browser fails these tests instead of skipping them. */
@@ -28,11 +28,7 @@ const SHOWN = { timeout: 10_000 };
 /** A REST send that answers at once with its task (`m-<text length>` names the message). */
 async function send(t: TestSim, text: string, taskId?: string): Promise<{ id: string }> {
   const message = { messageId: `m-${text.length}`, ...(taskId && { taskId }) };
-  const answer = await postJson(
-    t,
-    '/message:send',
-    v1Send(text, message, { configuration: { returnImmediately: true } }),
-  );
+  const answer = await postJson(t, '/message:send', v1Send(text, message, RETURN_IMMEDIATELY));
   expect(answer.status).toBe(200);
   return answer.body.task;
 }

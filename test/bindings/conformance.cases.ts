@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type TestSim } from '../helpers/sim.js';
-import { v1Send } from '../helpers/wire.js';
+import { RETURN_IMMEDIATELY, v1Send } from '../helpers/wire.js';
 import { DriverError, type Driver, type DriverFactory, type Frame, type Unsupported } from './drivers.js';
 
 const stateOf = (frame: Frame | undefined): string | undefined =>
@@ -234,9 +234,7 @@ export function conformanceCases(
     });
 
     it('subscribes to a running task: the current Task first, then live events until it ends', async () => {
-      const { task } = await d.send(
-        v1Send('Write a long report on climate change', {}, { configuration: { returnImmediately: true } }),
-      );
+      const { task } = await d.send(v1Send('Write a long report on climate change', {}, RETURN_IMMEDIATELY));
       expect(task.status.state).toBe('TASK_STATE_SUBMITTED');
       t.clock.advance(3_000);
       const a = await d.subscribe(task.id);

@@ -5,20 +5,21 @@
  */
 import request from 'supertest';
 import { expect } from 'vitest';
-import type { TestSim } from '../helpers/sim.js';
+import { startSim, type TestSim } from '../helpers/sim.js';
 import { v1Send } from '../helpers/wire.js';
 
 export const ERROR_INFO = 'type.googleapis.com/google.rpc.ErrorInfo';
 export const BAD_REQUEST = 'type.googleapis.com/google.rpc.BadRequest';
 
-/** The id of a task that completed: the weather question, answered at once (`speed: 0`). */
-export async function completedTask(t: TestSim): Promise<string> {
+/** A simulator playing without delays, and the id of a task that completed there (the weather). */
+export async function startWithCompletedTask(): Promise<{ t: TestSim; completedTaskId: string }> {
+  const t = await startSim({ speed: 0 });
   const res = await request(t.url)
     .post('/message:send')
     .set('Content-Type', 'application/json')
     .send(v1Send('What is the weather today?', { messageId: 'm-done' }));
   expect(res.body.task.status.state).toBe('TASK_STATE_COMPLETED');
-  return res.body.task.id;
+  return { t, completedTaskId: res.body.task.id };
 }
 
 /** POSTs a JSON-RPC body (an object, or a string as it is) to `/` of `url`. */
@@ -56,4 +57,12 @@ export function expectRestError(res: request.Response, httpStatus: number, statu
     reason,
     domain: 'a2a-protocol.org',
   });
+}
+
+/** A v0.3 JSON-RPC error: the v1.0 code, and `data` an object (not a list) naming the reason. */
+export function expectV03Error(body: any, code: number, reason: string, id: unknown = 1) {
+  expect(body).toMatchObject({ jsonrpc: '2.0', id, error: { code, data: { reason } } });
+  expect(body).not.toHaveProperty('result');
+  expect(typeof body.error.message).toBe('string');
+  expect(Array.isArray(body.error.data)).toBe(false);
 }

@@ -7,14 +7,11 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type TestSim } from '../helpers/sim.js';
 import { rpcEnvelope, v1Send } from '../helpers/wire.js';
-import { BAD_REQUEST, completedTask, expectRpcError, postRpc } from './error-shapes.js';
+import { BAD_REQUEST, expectRpcError, postRpc, startWithCompletedTask } from './error-shapes.js';
 
 let t: TestSim;
 let completedTaskId: string;
-beforeAll(async () => {
-  t = await startSim({ speed: 0 });
-  completedTaskId = await completedTask(t);
-});
+beforeAll(async () => ({ t, completedTaskId } = await startWithCompletedTask()));
 afterAll(() => t.close());
 
 const rpc = (body: unknown, headers: Record<string, string> = {}) => postRpc(t.url, body, headers);

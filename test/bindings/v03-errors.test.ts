@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type TestSim } from '../helpers/sim.js';
 import { postJson, rpc, rpcStream, v03Send } from '../helpers/wire.js';
+import { expectV03Error } from './error-shapes.js';
 
 let t: TestSim;
 beforeAll(async () => {
@@ -14,13 +15,6 @@ afterAll(() => t.close());
 
 /** Sends and waits for the answer, running the virtual clock meanwhile. */
 const send = async (params: unknown) => (await t.drive(rpc(t, 'message/send', params))).body.result;
-
-function expectRpcError(body: any, code: number, reason: string, id: unknown = 1) {
-  expect(body).toMatchObject({ jsonrpc: '2.0', id, error: { code, data: { reason } } });
-  expect(body).not.toHaveProperty('result');
-  expect(typeof body.error.message).toBe('string');
-  expect(Array.isArray(body.error.data)).toBe(false);
-}
 
 describe('v0.3 errors: the same codes, data as an object with the reason', () => {
   let completedId: string;
@@ -32,12 +26,12 @@ describe('v0.3 errors: the same codes, data as an object with the reason', () =>
     const res = await rpc(t, 'tasks/get', { id: 'no-such-task' }, { id: 'get-1' });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-    expectRpcError(res.body, -32001, 'TASK_NOT_FOUND', 'get-1');
+    expectV03Error(res.body, -32001, 'TASK_NOT_FOUND', 'get-1');
     expect(res.body.error.data).toEqual({ reason: 'TASK_NOT_FOUND', taskId: 'no-such-task' });
   });
 
   it('answers cancelling a completed task with -32002', async () => {
-    expectRpcError((await rpc(t, 'tasks/cancel', { id: completedId })).body, -32002, 'TASK_NOT_CANCELABLE');
+    expectV03Error((await rpc(t, 'tasks/cancel', { id: completedId })).body, -32002, 'TASK_NOT_CANCELABLE');
   });
 
   it.each([
@@ -56,7 +50,7 @@ describe('v0.3 errors: the same codes, data as an object with the reason', () =>
     const off = await startSim({ push: { enabled: false } });
     try {
       const res = await rpc(off, method, params);
-      expectRpcError(res.body, -32003, 'PUSH_NOTIFICATION_NOT_SUPPORTED');
+      expectV03Error(res.body, -32003, 'PUSH_NOTIFICATION_NOT_SUPPORTED');
     } finally {
       await off.close();
     }
@@ -64,7 +58,7 @@ describe('v0.3 errors: the same codes, data as an object with the reason', () =>
 
   it('answers a message to a completed task with -32004', async () => {
     const res = await rpc(t, 'message/send', v03Send('and tomorrow?', { taskId: completedId }));
-    expectRpcError(res.body, -32004, 'UNSUPPORTED_OPERATION');
+    expectV03Error(res.body, -32004, 'UNSUPPORTED_OPERATION');
   });
 
   it.each([
@@ -72,13 +66,13 @@ describe('v0.3 errors: the same codes, data as an object with the reason', () =>
     ['with A2A-Version: 0.3', { 'A2A-Version': '0.3' }],
   ])('answers tasks/list, which v0.3 does not have, with -32601 %s', async (_name, headers) => {
     const res = await rpc(t, 'tasks/list', {}, { headers });
-    expectRpcError(res.body, -32601, 'METHOD_NOT_FOUND');
+    expectV03Error(res.body, -32601, 'METHOD_NOT_FOUND');
     expect(res.body.error.message).toMatch(/message\/send/);
   });
 
   it('answers a v1.0 method under A2A-Version: 0.3 with -32601 and a hint', async () => {
     const res = await rpc(t, 'SendMessage', {}, { headers: { 'A2A-Version': '0.3' } });
-    expectRpcError(res.body, -32601, 'METHOD_NOT_FOUND');
+    expectV03Error(res.body, -32601, 'METHOD_NOT_FOUND');
     expect(res.body.error.message).toMatch(/send "A2A-Version: 1\.0"/);
   });
 
@@ -95,7 +89,7 @@ describe('v0.3 errors: the same codes, data as an object with the reason', () =>
         ],
       },
     });
-    expectRpcError(res.body, -32602, 'INVALID_PARAMS');
+    expectV03Error(res.body, -32602, 'INVALID_PARAMS');
     expect(res.body.error.data.fieldViolations.map((v: any) => v.field)).toEqual([
       'message.kind',
       'message.messageId',
@@ -109,7 +103,7 @@ describe('v0.3 errors: the same codes, data as an object with the reason', () =>
 
   it('answers a message from the agent role with -32602', async () => {
     const res = await rpc(t, 'message/send', v03Send('hi', { role: 'agent' }));
-    expectRpcError(res.body, -32602, 'INVALID_PARAMS');
+    expectV03Error(res.body, -32602, 'INVALID_PARAMS');
   });
 
   it('answers tasks/resubscribe errors as a 200 event stream holding one error frame', async () => {
@@ -117,14 +111,14 @@ describe('v0.3 errors: the same codes, data as an object with the reason', () =>
     const [frame, ...more] = await unknown.rest();
     expect(more).toEqual([]);
     expect(frame!.id).toBeUndefined();
-    expectRpcError(frame!.json, -32001, 'TASK_NOT_FOUND', 'r-1');
+    expectV03Error(frame!.json, -32001, 'TASK_NOT_FOUND', 'r-1');
 
     const terminal = await (await rpcStream(t, 'tasks/resubscribe', { id: completedId })).rest();
-    expectRpcError(terminal[0]!.json, -32004, 'UNSUPPORTED_OPERATION');
+    expectV03Error(terminal[0]!.json, -32004, 'UNSUPPORTED_OPERATION');
     const negative = await (
       await rpcStream(t, 'tasks/resubscribe', { taskId: completedId, afterSeq: -1 })
     ).rest();
-    expectRpcError(negative[0]!.json, -32602, 'INVALID_PARAMS');
+    expectV03Error(negative[0]!.json, -32602, 'INVALID_PARAMS');
     expect(negative[0]!.json.error.data.fieldViolations[0].field).toBe('afterSeq');
   });
 
@@ -134,7 +128,7 @@ describe('v0.3 errors: the same codes, data as an object with the reason', () =>
     ['an afterSeq that is not a number', { taskId: 'a', afterSeq: 'soon' }, 'afterSeq'],
   ])('answers tasks/resubscribe with %s with -32602 naming the field', async (_name, params, field) => {
     const [frame] = await (await rpcStream(t, 'tasks/resubscribe', params)).rest();
-    expectRpcError(frame!.json, -32602, 'INVALID_PARAMS');
+    expectV03Error(frame!.json, -32602, 'INVALID_PARAMS');
     expect(frame!.json.error.data.fieldViolations.map((v: any) => v.field)).toEqual([field]);
   });
 
@@ -148,7 +142,7 @@ describe('v0.3 errors: the same codes, data as an object with the reason', () =>
     const plain = await startSim({ agent: { extendedCard: false } });
     try {
       const res = await rpc(plain, 'agent/getAuthenticatedExtendedCard', undefined);
-      expectRpcError(res.body, -32007, 'EXTENDED_AGENT_CARD_NOT_CONFIGURED');
+      expectV03Error(res.body, -32007, 'EXTENDED_AGENT_CARD_NOT_CONFIGURED');
     } finally {
       await plain.close();
     }
@@ -175,6 +169,6 @@ describe('version selection', () => {
 
   it('answers envelope errors of an A2A-Version: 0.3 request in the v0.3 shape', async () => {
     const res = await postJson(t, '/', '{"jsonrpc": "2.0", "id": 1, "method": ', { 'A2A-Version': '0.3' });
-    expectRpcError(res.body, -32700, 'PARSE_ERROR', null);
+    expectV03Error(res.body, -32700, 'PARSE_ERROR', null);
   });
 });

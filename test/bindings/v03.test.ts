@@ -24,13 +24,6 @@ const finals = (events: SseEvent[]) =>
     .filter((r) => r.kind === 'status-update')
     .map((r) => [r.status.state, r.final]);
 
-function expectRpcError(body: any, code: number, reason: string, id: unknown = 1) {
-  expect(body).toMatchObject({ jsonrpc: '2.0', id, error: { code, data: { reason } } });
-  expect(body).not.toHaveProperty('result');
-  expect(typeof body.error.message).toBe('string');
-  expect(Array.isArray(body.error.data)).toBe(false);
-}
-
 describe('v0.3 shapes', () => {
   it('answers message/send with a bare Task: kind tags, lowercase states and roles, no v1.0 names', async () => {
     const res = await t.drive(rpc(t, 'message/send', v03Send('What is the weather today?')));

@@ -5,7 +5,16 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSim, type TestSim } from '../helpers/sim.js';
-import { chaosHeader, getJson, postJson, rpc, rpcEnvelope, V1_HEADERS, v1Send } from '../helpers/wire.js';
+import {
+  chaosHeader as chaos,
+  getJson,
+  postJson,
+  RETURN_IMMEDIATELY,
+  rpc,
+  rpcEnvelope,
+  V1_HEADERS,
+  v1Send,
+} from '../helpers/wire.js';
 import { faultsOf, rawRequest, REPORT_TEXT, runUntil, settle } from './helpers.js';
 
 const detail = (body: any, key: string) => body.find((d: any) => d[key] !== undefined)?.[key];
@@ -17,11 +26,7 @@ beforeEach(async () => {
   const sent = await postJson(
     t,
     '/message:send',
-    v1Send(
-      'What is the weather today?',
-      { messageId: 'w-1' },
-      { configuration: { returnImmediately: true } },
-    ),
+    v1Send('What is the weather today?', { messageId: 'w-1' }, RETURN_IMMEDIATELY),
   );
   taskId = sent.body.task.id;
 });
@@ -29,7 +34,7 @@ afterEach(() => t.close());
 
 /** GetTask over REST or JSON-RPC 1.0, answered in full: status, Retry-After and body. */
 async function getTask(binding: 'REST' | 'JSON-RPC 1.0', profile?: string) {
-  const headers = profile === undefined ? {} : chaosHeader(profile);
+  const headers = profile === undefined ? {} : chaos(profile);
   const answer =
     binding === 'REST'
       ? await getJson(t, `/tasks/${taskId}`, headers)
@@ -37,7 +42,7 @@ async function getTask(binding: 'REST' | 'JSON-RPC 1.0', profile?: string) {
   return { status: answer.status, retryAfter: answer.headers.get('retry-after'), body: answer.body };
 }
 
-const listTotal = async () => (await getJson(t, '/tasks', chaosHeader('off'))).body.totalSize as number;
+const listTotal = async () => (await getJson(t, '/tasks', chaos('off'))).body.totalSize as number;
 
 describe('call errors on a non-streaming call', () => {
   const CASES = [
@@ -109,13 +114,7 @@ describe('call errors on a non-streaming call', () => {
     },
   ];
   it.each(RAW)('errors-kind=empty over $name: the connection closes with no response at all', async (b) => {
-    const x = rawRequest(
-      t,
-      b.method,
-      b.path(),
-      { ...b.headers, ...chaosHeader('errors-kind=empty') },
-      b.body(),
-    );
+    const x = rawRequest(t, b.method, b.path(), { ...b.headers, ...chaos('errors-kind=empty') }, b.body());
     await runUntil(t, () => x.closed, 'the connection to close');
     expect({ received: x.received, fin: x.fin, error: x.error }).toEqual({
       received: 0,
@@ -125,13 +124,7 @@ describe('call errors on a non-streaming call', () => {
   });
 
   it.each(RAW)('errors-kind=reset over $name: the connection is reset with no response', async (b) => {
-    const x = rawRequest(
-      t,
-      b.method,
-      b.path(),
-      { ...b.headers, ...chaosHeader('errors-kind=reset') },
-      b.body(),
-    );
+    const x = rawRequest(t, b.method, b.path(), { ...b.headers, ...chaos('errors-kind=reset') }, b.body());
     await runUntil(t, () => x.closed, 'the connection to close');
     expect({ received: x.received, error: x.error }).toEqual({ received: 0, error: 'ECONNRESET' });
     const [fault] = await faultsOf(t, { kind: 'error' });
@@ -166,11 +159,11 @@ describe('call errors on a non-streaming call', () => {
               t,
               '/message:send',
               v1Send('Repeat after me: chaos', { messageId: 'refused-1' }),
-              chaosHeader(profile),
+              chaos(profile),
             )
           : rpc(t, 'SendMessage', v1Send('Repeat after me: chaos', { messageId: 'refused-1' }), {
               version: '1.0',
-              headers: chaosHeader(profile),
+              headers: chaos(profile),
             });
       const before = await listTotal();
       expect((await settle(t, send('errors-kind=503'))).status).toBe(503);
@@ -198,7 +191,7 @@ describe('bad chaos settings are InvalidParams, naming the problem', () => {
   ];
 
   it.each(BAD)('X-Sim-Chaos: %s → REST 400 and JSON-RPC -32602 mentioning %j', async (header, problem) => {
-    const rest = await getJson(t, `/tasks/${taskId}`, chaosHeader(header));
+    const rest = await getJson(t, `/tasks/${taskId}`, chaos(header));
     expect(rest.status).toBe(400);
     const restError = rest.body.error;
     expect(restError).toMatchObject({ status: 'INVALID_ARGUMENT' });
@@ -218,7 +211,7 @@ describe('bad chaos settings are InvalidParams, naming the problem', () => {
       { taskId, afterSeq: 0 },
       {
         id: 'v03',
-        headers: chaosHeader('drop-after-events=lots'),
+        headers: chaos('drop-after-events=lots'),
       },
     );
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
@@ -233,7 +226,7 @@ describe('bad chaos settings are InvalidParams, naming the problem', () => {
       t,
       '/message:stream',
       v1Send(REPORT_TEXT, { messageId: 'bad-1' }),
-      chaosHeader('drop-mode=explode'),
+      chaos('drop-mode=explode'),
     );
     expect(response.status).toBe(400);
     expect(response.headers.get('content-type')).toMatch(/^application\/json;/);

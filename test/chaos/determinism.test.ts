@@ -11,12 +11,13 @@ import { expect, it } from 'vitest';
 import { VirtualClock } from '../../src/index.js';
 import { flushIo, startSim, type TestSim } from '../helpers/sim.js';
 import {
-  chaosHeader,
+  chaosHeader as chaos,
   getJson,
   JSON_HEADERS,
+  RETURN_IMMEDIATELY,
   rpcEnvelope,
-  V1_HEADERS,
   v03Send,
+  V1_HEADERS,
   v1Send,
 } from '../helpers/wire.js';
 import { faultsOf, REPORT_TEXT, settle, waitUntil } from './helpers.js';
@@ -93,27 +94,23 @@ async function chaosSession(seed: string, profile: string) {
     out.push(
       await exchange(
         t,
-        post(t, '/message:stream', v1Send(REPORT_TEXT, { messageId: 'd-1' }), chaosHeader(profile)),
+        post(t, '/message:stream', v1Send(REPORT_TEXT, { messageId: 'd-1' }), chaos(profile)),
       ),
     );
-    const reportId = (await getJson(t, '/tasks?pageSize=1', chaosHeader('off'))).body.tasks[0].id as string;
+    const reportId = (await getJson(t, '/tasks?pageSize=1', chaos('off'))).body.tasks[0].id as string;
     await toSlot(t, 1);
-    const weather = v1Send(
-      'What is the weather today?',
-      { messageId: 'd-2' },
-      { configuration: { returnImmediately: true } },
-    );
+    const weather = v1Send('What is the weather today?', { messageId: 'd-2' }, RETURN_IMMEDIATELY);
     const sendWeather = rpcEnvelope('SendMessage', weather, { id: 'd-2' });
-    out.push(await exchange(t, post(t, '/', sendWeather, { ...V1_HEADERS, ...chaosHeader(profile) })));
+    out.push(await exchange(t, post(t, '/', sendWeather, { ...V1_HEADERS, ...chaos(profile) })));
     for (let i = 0; i < 4; i++) {
       await toSlot(t, 2 + i);
       out.push(
         await exchange(
           t,
-          get(t, `/tasks/${reportId}:subscribe`, { 'Last-Event-ID': '0', ...chaosHeader(profile) }),
+          get(t, `/tasks/${reportId}:subscribe`, { 'Last-Event-ID': '0', ...chaos(profile) }),
         ),
       );
-      out.push(await exchange(t, get(t, `/tasks/${reportId}`, chaosHeader(profile))));
+      out.push(await exchange(t, get(t, `/tasks/${reportId}`, chaos(profile))));
     }
     return { out, faults: (await getJson(t, '/_sim/faults')).text };
   } finally {
@@ -203,7 +200,7 @@ async function cleanReads(options: { chaos?: string }) {
     );
     await toSlot(t, 4);
     await exchange(t, post(t, '/message:send', v1Send('What is the weather today?', { messageId: 'w-5' })));
-    const listed = (await getJson(t, '/tasks?includeArtifacts=true', chaosHeader('off'))).body;
+    const listed = (await getJson(t, '/tasks?includeArtifacts=true', chaos('off'))).body;
     const reportId = listed.tasks.find(
       (task: any) => task.artifacts?.[0]?.name === 'Climate Change Report',
     ).id;
@@ -213,14 +210,14 @@ async function cleanReads(options: { chaos?: string }) {
     }
     await toSlot(t, 8);
 
-    const list = (await getJson(t, '/tasks?includeArtifacts=true', chaosHeader('off'))).text;
+    const list = (await getJson(t, '/tasks?includeArtifacts=true', chaos('off'))).text;
     const ids = (JSON.parse(list).tasks as { id: string }[]).map((task) => task.id).sort();
     const reads: string[] = [list];
     for (const id of ids) {
-      reads.push(await exchange(t, get(t, `/tasks/${id}`, chaosHeader('off'))));
+      reads.push(await exchange(t, get(t, `/tasks/${id}`, chaos('off'))));
       reads.push(await exchange(t, get(t, `/tasks/${id}`)));
       reads.push(
-        await exchange(t, get(t, `/tasks/${id}:subscribe`, { 'Last-Event-ID': '0', ...chaosHeader('off') })),
+        await exchange(t, get(t, `/tasks/${id}:subscribe`, { 'Last-Event-ID': '0', ...chaos('off') })),
       );
     }
     return { ids, reads, faults: await faultsOf(t) };

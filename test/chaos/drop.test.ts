@@ -7,7 +7,7 @@ import type { Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { flushIo, startSim, type TestSim } from '../helpers/sim.js';
 import { getSse } from '../helpers/sse.js';
-import { chaosHeader } from '../helpers/wire.js';
+import { chaosHeader as chaos } from '../helpers/wire.js';
 import {
   faultsOf,
   ids,
@@ -18,13 +18,12 @@ import {
   seqsTo,
   settle,
   startStream,
+  REST_STREAM as REST,
+  RPC_STREAM as RPC,
   STREAMS,
   TimedReader,
   waitUntil,
-  type StreamBinding,
 } from './helpers.js';
-
-const [REST, RPC] = STREAMS as [StreamBinding, StreamBinding, StreamBinding];
 
 let t: TestSim;
 beforeEach(async () => {
@@ -34,9 +33,7 @@ afterEach(() => t.close());
 
 /** Every event of a finished task, read cleanly from seq 0. */
 const cleanReplay = async (taskId: string) =>
-  (
-    await getSse(`${t.url}/tasks/${taskId}:subscribe`, { 'Last-Event-ID': '0', ...chaosHeader('off') })
-  ).rest();
+  (await getSse(`${t.url}/tasks/${taskId}:subscribe`, { 'Last-Event-ID': '0', ...chaos('off') })).rest();
 
 describe('drop', () => {
   it.each(STREAMS)(
@@ -88,7 +85,7 @@ describe('drop', () => {
         t,
         'POST',
         b.path,
-        { ...b.headers, ...chaosHeader('drop-after-events=3, drop-mode=reset') },
+        { ...b.headers, ...chaos('drop-after-events=3, drop-mode=reset') },
         b.body('r-1'),
       );
       await runUntil(t, () => x.closed, 'the connection to close');
@@ -107,7 +104,7 @@ describe('drop', () => {
       t,
       'POST',
       REST.path,
-      chaosHeader('drop-after-events=0, drop-mode=reset'),
+      chaos('drop-after-events=0, drop-mode=reset'),
       REST.body('r-0'),
     );
     await runUntil(t, () => x.closed, 'the connection to close');
@@ -124,7 +121,7 @@ describe('drop', () => {
       t,
       'POST',
       REST.path,
-      chaosHeader('drop-after-events=2, drop-mode=hang'),
+      chaos('drop-after-events=2, drop-mode=hang'),
       REST.body('h-1'),
     );
     await runUntil(t, () => ids(x.frames()).length >= 2, 'two events');
@@ -134,7 +131,7 @@ describe('drop', () => {
     // Another client's clean stream of the same task: it keeps getting keep-alives and events.
     const clean = await getSse(`${t.url}/tasks/${taskId}:subscribe`, {
       'Last-Event-ID': '0',
-      ...chaosHeader('off'),
+      ...chaos('off'),
     });
     const all = await settle(t, clean.rest());
     t.clock.advance(60_000);
@@ -165,7 +162,7 @@ describe('drop', () => {
     const opened = t.clock.now();
     const taskId = await onlyTaskId(t);
     const clean = new TimedReader(
-      await getSse(`${t.url}/tasks/${taskId}:subscribe`, { 'Last-Event-ID': '0', ...chaosHeader('off') }),
+      await getSse(`${t.url}/tasks/${taskId}:subscribe`, { 'Last-Event-ID': '0', ...chaos('off') }),
       t,
     );
     await runUntil(t, () => [chaotic.poll(), clean.poll()].every(Boolean), 'both streams to end');

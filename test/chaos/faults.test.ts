@@ -7,10 +7,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { flushIo, startSim, type TestSim } from '../helpers/sim.js';
 import { getSse, postSse, SseReader } from '../helpers/sse.js';
 import {
-  chaosHeader,
+  chaosHeader as chaos,
   getJson,
   postForStream,
   postJson,
+  RETURN_IMMEDIATELY,
   rpcEnvelope,
   v03Send,
   v1Send,
@@ -26,13 +27,12 @@ import {
   seqsTo,
   settle,
   startStream,
+  REST_STREAM as REST,
+  RPC_STREAM as RPC,
   STREAMS,
   TimedReader,
   waitUntil,
-  type StreamBinding,
 } from './helpers.js';
-
-const [REST, RPC] = STREAMS as [StreamBinding, StreamBinding, StreamBinding];
 
 let t: TestSim;
 beforeEach(async () => {
@@ -42,7 +42,7 @@ afterEach(() => t.close());
 
 describe('duplicate', () => {
   const streamText = async (profile: string) => {
-    const response = await postForStream(t, '/message:stream', REST.body('dup-1'), chaosHeader(profile));
+    const response = await postForStream(t, '/message:stream', REST.body('dup-1'), chaos(profile));
     return dataFrames(framesOf(await settle(t, response.text())));
   };
 
@@ -81,7 +81,7 @@ describe('latency', () => {
       t,
       '/message:stream',
       REST.body('lat-1'),
-      chaosHeader('latency-first-byte=1500ms'),
+      chaos('latency-first-byte=1500ms'),
     ).then((response) => ((headersAt = t.clock.now()), response));
     await waitUntil(() => t.sim.store.size > tasks, 'the task to start');
     const start = t.clock.now();
@@ -103,16 +103,12 @@ describe('latency', () => {
     const sent = await postJson(
       t,
       '/message:send',
-      v1Send(
-        'What is the weather today?',
-        { messageId: 'w-1' },
-        { configuration: { returnImmediately: true } },
-      ),
+      v1Send('What is the weather today?', { messageId: 'w-1' }, RETURN_IMMEDIATELY),
     );
     const { task } = sent.body;
     const timers = t.clock.pending;
     let answeredAt: number | undefined;
-    const pending = getJson(t, `/tasks/${task.id}`, chaosHeader('latency-first-byte=800ms')).then(
+    const pending = getJson(t, `/tasks/${task.id}`, chaos('latency-first-byte=800ms')).then(
       (answer) => ((answeredAt = t.clock.now()), answer),
     );
     await waitUntil(() => t.clock.pending > timers, 'the delay to be armed');
@@ -132,7 +128,7 @@ describe('latency', () => {
     const chaotic = new TimedReader(await startStream(t, REST, 'jit-1', 'latency-per-event=0..1500ms'), t);
     const taskId = await onlyTaskId(t);
     const clean = new TimedReader(
-      await getSse(`${t.url}/tasks/${taskId}:subscribe`, { 'Last-Event-ID': '0', ...chaosHeader('off') }),
+      await getSse(`${t.url}/tasks/${taskId}:subscribe`, { 'Last-Event-ID': '0', ...chaos('off') }),
       t,
     );
     await runUntil(t, () => [chaotic.poll(), clean.poll()].every(Boolean), 'both streams to end');
@@ -159,7 +155,7 @@ describe('quirks (the quirky-agent profile)', () => {
     async (b) => {
       const response = await postForStream(t, b.path, b.body('q-1'), {
         ...b.headers,
-        ...chaosHeader('quirky-agent'),
+        ...chaos('quirky-agent'),
       });
       const frames = framesOf(await settle(t, response.text()));
       const data = dataFrames(frames);
@@ -186,8 +182,7 @@ describe('quirks (the quirky-agent profile)', () => {
       expect(quirks.every((f) => f.request?.binding === b.name)).toBe(true);
 
       // GetTask afterwards, under the same profile, sees the task as it is: completed.
-      const get = async (profile: string) =>
-        (await getJson(t, `/tasks/${taskId}`, chaosHeader(profile))).body;
+      const get = async (profile: string) => (await getJson(t, `/tasks/${taskId}`, chaos(profile))).body;
       const task = await get('quirky-agent');
       expect(task.status.state).toBe('TASK_STATE_COMPLETED');
       expect(task).toEqual(await get('off'));
@@ -207,7 +202,7 @@ describe('GET /_sim/faults', () => {
         id: 'log-c',
         agent_code: 'explore',
       }),
-      chaosHeader('drop-after-events=1'),
+      chaos('drop-after-events=1'),
     );
     const gwEvents = await settle(t, gw.rest());
     const [taskA, taskB, taskC] = [

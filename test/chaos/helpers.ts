@@ -79,6 +79,9 @@ export const STREAMS: StreamBinding[] = [
     states: { unknown: 'unknown', working: 'working', completed: 'completed' },
   },
 ];
+/** The long report's stream over REST and over JSON-RPC 1.0. */
+export const [REST_STREAM, RPC_STREAM] = STREAMS as [StreamBinding, StreamBinding, StreamBinding];
+
 /** Opens the long report as a stream under `profile` (`id` names its message and request). */
 export const startStream = (t: TestSim, b: StreamBinding, id: string, profile: string) =>
   postSse(`${t.url}${b.path}`, b.body(id), { ...b.headers, ...chaosHeader(profile) });

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatIssue } from '../../src/index.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
 import { postSse } from '../helpers/sse.js';
-import { chaosHeader, getJson, v1Send } from '../helpers/wire.js';
+import { chaosHeader as chaos, getJson, v1Send } from '../helpers/wire.js';
 import { faultsOf, REPORT_TEXT, settle } from './helpers.js';
 
 describe('global and scenario chaos settings', () => {
@@ -141,7 +141,7 @@ describe('precedence: header > metadata.chaos > scenario chaos > global --chaos;
     {
       what: 'header over metadata',
       text: COUNTDOWN,
-      headers: chaosHeader('drop-after-events=1'),
+      headers: chaos('drop-after-events=1'),
       meta: 'drop-after-events=2',
       events: 1,
       profile: 'global+scenario+metadata+header',
@@ -149,7 +149,7 @@ describe('precedence: header > metadata.chaos > scenario chaos > global --chaos;
     {
       what: 'header off clears every level',
       text: COUNTDOWN,
-      headers: chaosHeader('off'),
+      headers: chaos('off'),
       meta: 'drop-after-events=2',
       events: ALL,
       profile: undefined,
@@ -165,7 +165,7 @@ describe('precedence: header > metadata.chaos > scenario chaos > global --chaos;
     {
       what: 'off, then the header’s own settings',
       text: COUNTDOWN,
-      headers: chaosHeader('off, drop-after-events=4'),
+      headers: chaos('off, drop-after-events=4'),
       meta: undefined,
       events: 4,
       profile: 'header',
@@ -179,7 +179,7 @@ describe('precedence: header > metadata.chaos > scenario chaos > global --chaos;
   });
 
   it('levels overlay field by field: the header’s drop-mode with the scenario’s drop-after-events', async () => {
-    const { events, failed, faults } = await run(COUNTDOWN, chaosHeader('drop-mode=reset'));
+    const { events, failed, faults } = await run(COUNTDOWN, chaos('drop-mode=reset'));
     expect(faults).toMatchObject([
       { kind: 'drop', seq: 3, detail: { mode: 'reset' }, profile: 'global+scenario+header' },
     ]);
@@ -188,7 +188,7 @@ describe('precedence: header > metadata.chaos > scenario chaos > global --chaos;
   });
 
   it('a profile file beside the scenarios is a named profile, overlaid on the levels below', async () => {
-    const { events, faults } = await run(COUNTDOWN, chaosHeader('echo-twice'));
+    const { events, faults } = await run(COUNTDOWN, chaos('echo-twice'));
     expect(events).toEqual(['1', '1', '2', '2', '3', '3']);
     expect(faults.map((f) => [f.kind, f.seq, f.profile])).toEqual([
       ['duplicate', 1, 'global+scenario+echo-twice'],
@@ -199,15 +199,12 @@ describe('precedence: header > metadata.chaos > scenario chaos > global --chaos;
   });
 
   it('a key after a profile name changes only its own field: `too-many, errors-rate=1` is the profile’s 429', async () => {
-    const response = await getJson(p, '/tasks', chaosHeader('too-many, errors-rate=1'));
+    const response = await getJson(p, '/tasks', chaos('too-many, errors-rate=1'));
     expect([response.status, response.headers.get('retry-after')]).toEqual([429, '3']);
   });
 
   it('`duplicate-storm, duplicate-late-by=1` keeps the profile’s probability and only makes the copies late', async () => {
-    const { events, faults } = await run(
-      REPORT_TEXT,
-      chaosHeader('off, duplicate-storm, duplicate-late-by=1'),
-    );
+    const { events, faults } = await run(REPORT_TEXT, chaos('off, duplicate-storm, duplicate-late-by=1'));
     const originals = new Set(events).size;
     const copies = faults.filter((f) => f.kind === 'duplicate');
     expect(copies.every((f) => f.detail.lateBy === 1)).toBe(true);

@@ -12,9 +12,10 @@ import { SseReader, type SseEvent } from '../helpers/sse.js';
 import {
   cursorHeader,
   postForStream as post,
+  RETURN_IMMEDIATELY,
   rpcEnvelope,
-  V1_HEADERS,
   v03Send,
+  V1_HEADERS,
   v1Send,
 } from '../helpers/wire.js';
 import { faultsOf, REPORT_TEXT, settle, sleep } from './helpers.js';
@@ -89,12 +90,7 @@ const BINDINGS: Binding[] = [
   {
     name: 'REST',
     start: (t, h) =>
-      post(
-        t,
-        '/message:send',
-        v1Send(REPORT_TEXT, { messageId: 'rc-1' }, { configuration: { returnImmediately: true } }),
-        h,
-      ),
+      post(t, '/message:send', v1Send(REPORT_TEXT, { messageId: 'rc-1' }, RETURN_IMMEDIATELY), h),
     taskIdOf: (answer) => answer.task.id,
     subscribe: (t, id, afterSeq, h, signal) =>
       fetch(`${t.url}/tasks/${id}:subscribe`, {
@@ -112,11 +108,9 @@ const BINDINGS: Binding[] = [
       post(
         t,
         '/',
-        rpcEnvelope(
-          'SendMessage',
-          v1Send(REPORT_TEXT, { messageId: 'rc-1' }, { configuration: { returnImmediately: true } }),
-          { id: 's' },
-        ),
+        rpcEnvelope('SendMessage', v1Send(REPORT_TEXT, { messageId: 'rc-1' }, RETURN_IMMEDIATELY), {
+          id: 's',
+        }),
         { ...V1_HEADERS, ...h },
       ),
     taskIdOf: (answer) => answer.result.task.id,

@@ -4,7 +4,7 @@
  */
 import { expect, it } from 'vitest';
 import { startSim, type TestSim } from '../helpers/sim.js';
-import { callJson, getJson, postForStream, postJson, v1Send } from '../helpers/wire.js';
+import { callJson, getJson, postForStream, postJson, RETURN_IMMEDIATELY, v1Send } from '../helpers/wire.js';
 
 const body = (text: string, extra: Record<string, unknown> = {}) =>
   v1Send(text, { messageId: `m-${text.length}`, ...extra });
@@ -74,11 +74,7 @@ it("keeps a task's ids and content independent of other tasks running meanwhile"
     await postJson(
       t,
       '/message:send',
-      v1Send(
-        'Another long report on climate, please',
-        { messageId: 'other' },
-        { configuration: { returnImmediately: true } },
-      ),
+      v1Send('Another long report on climate, please', { messageId: 'other' }, RETURN_IMMEDIATELY),
     );
   });
   expect(busy[0]).toEqual(alone[0]);

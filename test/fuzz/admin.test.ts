@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, it } from 'vitest';
 import { startSim, type TestSim } from '../helpers/sim.js';
-import { JSON_HEADERS, v1Send } from '../helpers/wire.js';
+import { JSON_HEADERS, RETURN_IMMEDIATELY, v1Send } from '../helpers/wire.js';
 import {
   chaosHeader,
   fuzzParams,
@@ -131,13 +131,7 @@ const agentProbe: fc.Arbitrary<Probe> = fc.constantFrom<Probe>(
     method: 'POST',
     path: '/message:send',
     headers: JSON_HEADERS,
-    body: JSON.stringify(
-      v1Send(
-        'What is the weather today?',
-        { messageId: 'm' },
-        { configuration: { returnImmediately: true } },
-      ),
-    ),
+    body: JSON.stringify(v1Send('What is the weather today?', { messageId: 'm' }, RETURN_IMMEDIATELY)),
   },
 );
 

@@ -43,7 +43,7 @@ export function v1Message(text: string, extra: Record<string, unknown> = {}) {
 /**
  * A v1.0 SendMessageRequest: {@link v1Message} of `text` and `message`, beside `request`'s members
  * (configuration, metadata).
- * @example v1Send('What is the weather today?', { messageId: 'w-1' }, { configuration: { returnImmediately: true } })
+ * @example v1Send('What is the weather today?', { messageId: 'w-1' }, { configuration: { historyLength: 0 } })
  */
 export function v1Send(
   text: string,
@@ -52,6 +52,9 @@ export function v1Send(
 ) {
   return { message: v1Message(text, message), ...request };
 }
+
+/** SendMessageRequest members that make a send answer at once, before its task has run. */
+export const RETURN_IMMEDIATELY = { configuration: { returnImmediately: true } };
 
 /**
  * A v0.3 user Message: `kind` tags, a lowercase role, one text part.

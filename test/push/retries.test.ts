@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
-import { getJson, postJson, rpc, v1Send } from '../helpers/wire.js';
+import { getJson, postJson, RETURN_IMMEDIATELY, rpc, v1Send } from '../helpers/wire.js';
 import {
   settleDeliveries,
   startReceiver,
@@ -250,11 +250,7 @@ describe('delivery chaos (X-Sim-Chaos delivery-*)', () => {
       await postJson(
         t,
         '/message:send',
-        v1Send(
-          'Please fail this task',
-          { messageId: 'chaos-create' },
-          { configuration: { returnImmediately: true } },
-        ),
+        v1Send('Please fail this task', { messageId: 'chaos-create' }, RETURN_IMMEDIATELY),
       )
     ).body.task;
     const created = await postJson(
