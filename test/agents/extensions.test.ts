@@ -3,21 +3,16 @@
  * versions, a required extension enforced on every binding of its agent (ExtensionSupportRequiredError
  * unless the call activates it), and the activated extensions echoed in the header the client used.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSim, type TestSim } from '../helpers/sim.js';
+import { startSimWith, type TestSim } from '../helpers/sim.js';
 import { getJson, postJson, rpc, V1_HEADERS, v03Send, v1Send, type JsonAnswer } from '../helpers/wire.js';
 
 const REQUIRED = 'urn:example:required';
 const OPTIONAL = 'https://example.com/ext/geo/v1';
 
-let dir: string;
 let t: TestSim;
 
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'a2a-sim-extensions-'));
   const agent = [
     'name: Strict',
     'description: Needs an extension.',
@@ -29,13 +24,9 @@ beforeAll(async () => {
     'defaultInputModes: [text]',
     'defaultOutputModes: [text/plain]',
   ];
-  await writeFile(path.join(dir, 'strict.agent.yaml'), agent.join('\n'));
-  t = await startSim({ scenarioDirs: [dir], speed: 0 });
+  t = await startSimWith({ 'strict.agent.yaml': agent.join('\n') }, { speed: 0 });
 });
-afterAll(async () => {
-  await t.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => t.close());
 
 const V1_SEND = v1Send('weather today?', { messageId: 'm-1' });
 const V03_SEND = v03Send('weather today?', { messageId: 'm-1' });

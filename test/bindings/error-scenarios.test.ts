@@ -2,37 +2,30 @@
  * A scenario that answers with a protocol error (`error: {type, message, after}`): every binding
  * gets it in its own shape, a stream fails before it starts, and no task is created.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSim, type TestSim } from '../helpers/sim.js';
+import { startSimWith, type TestSim } from '../helpers/sim.js';
 import { postJson, rpcEnvelope, v03Send, v1Send } from '../helpers/wire.js';
 
-let dir: string;
 let t: TestSim;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'a2a-sim-error-'));
-  await writeFile(
-    join(dir, 'refuse.yaml'),
-    [
-      'description: Refuses anything that asks to be refused.',
-      'match:',
-      '  - keywords: [refuse]',
-      'error:',
-      '  type: ContentTypeNotSupportedError',
-      '  message: "Refused {{input.messageId}}."',
-      '  after: 2s',
-    ].join('\n'),
+  t = await startSimWith(
+    {
+      'refuse.yaml': [
+        'description: Refuses anything that asks to be refused.',
+        'match:',
+        '  - keywords: [refuse]',
+        'error:',
+        '  type: ContentTypeNotSupportedError',
+        '  message: "Refused {{input.messageId}}."',
+        '  after: 2s',
+      ].join('\n'),
+      'desk.agent.yaml': 'name: Desk\ndescription: Refuses.\nscenarios: [refuse]\n',
+    },
+    { builtinScenarios: false },
   );
-  await writeFile(join(dir, 'desk.agent.yaml'), 'name: Desk\ndescription: Refuses.\nscenarios: [refuse]\n');
-  t = await startSim({ scenarioDirs: [dir], builtinScenarios: false });
 });
-afterAll(async () => {
-  await t.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => t.close());
 
 const V1_SEND = v1Send('Please refuse this', { messageId: 'm-1' });
 const V03_SEND = v03Send('refuse', { messageId: 'm-1' });

@@ -1,25 +1,16 @@
 /** Skills marked `extended` appear on the extended agent card only, in both protocol versions. */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startSim, type TestSim } from '../helpers/sim.js';
+import { startSimWith, type TestSim } from '../helpers/sim.js';
 import { getJson, rpc } from '../helpers/wire.js';
 
 let t: TestSim;
-let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'a2a-sim-extended-'));
-  await writeFile(
-    join(dir, 'audit.yaml'),
-    'description: An internal audit.\nskill: { name: Audit, extended: true }\nmatch: [{ keywords: [audit] }]\nsteps: [{ status: completed }]\n',
-  );
-  t = await startSim({ scenarioDirs: [dir] });
+  t = await startSimWith({
+    'audit.yaml':
+      'description: An internal audit.\nskill: { name: Audit, extended: true }\nmatch: [{ keywords: [audit] }]\nsteps: [{ status: completed }]\n',
+  });
 });
-afterAll(async () => {
-  await t.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => t.close());
 
 const skillIds = (card: any): string[] => card.skills.map((s: { id: string }) => s.id);
 

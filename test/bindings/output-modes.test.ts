@@ -3,56 +3,43 @@
  * artifact or a reply, and a client that accepts none of them is refused with
  * ContentTypeNotSupportedError before any task exists.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSim, type TestSim } from '../helpers/sim.js';
+import { startSimWith, type TestSim } from '../helpers/sim.js';
 import { postJson, rpc, V1_HEADERS, v03Send, v1Send } from '../helpers/wire.js';
 
-let dir: string;
 let t: TestSim;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'a2a-sim-modes-'));
-  await writeFile(
-    join(dir, 'forecast.yaml'),
-    [
-      'description: A forecast as data or as text.',
-      'match: [{ keywords: [forecast] }]',
-      'steps:',
-      '  - artifact:',
-      '      name: Forecast',
-      '      variants:',
-      '        - { mediaType: application/json, parts: [{ data: { tempC: 21 } }] }',
-      '        - { mediaType: text/plain, parts: [{ text: "21 °C" }] }',
-      '  - status: completed',
-    ].join('\n'),
+  t = await startSimWith(
+    {
+      'forecast.yaml': [
+        'description: A forecast as data or as text.',
+        'match: [{ keywords: [forecast] }]',
+        'steps:',
+        '  - artifact:',
+        '      name: Forecast',
+        '      variants:',
+        '        - { mediaType: application/json, parts: [{ data: { tempC: 21 } }] }',
+        '        - { mediaType: text/plain, parts: [{ text: "21 °C" }] }',
+        '  - status: completed',
+      ].join('\n'),
+      'report.yaml': [
+        'description: Asks which city, then reports as data or as text.',
+        'match: [{ keywords: [report] }]',
+        'steps:',
+        '  - input: { message: Which city? }',
+        '  - artifact:',
+        '      variants:',
+        '        - { mediaType: application/json, parts: [{ data: { city: "{{input.text}}" } }] }',
+        '        - { mediaType: text/plain, parts: [{ text: "{{input.text}}" }] }',
+        '  - status: completed',
+      ].join('\n'),
+      'desk.agent.yaml': 'name: Desk\ndescription: Forecasts.\nscenarios: [forecast]\n',
+    },
+    { builtinScenarios: false, speed: 0 },
   );
-  await writeFile(
-    join(dir, 'report.yaml'),
-    [
-      'description: Asks which city, then reports as data or as text.',
-      'match: [{ keywords: [report] }]',
-      'steps:',
-      '  - input: { message: Which city? }',
-      '  - artifact:',
-      '      variants:',
-      '        - { mediaType: application/json, parts: [{ data: { city: "{{input.text}}" } }] }',
-      '        - { mediaType: text/plain, parts: [{ text: "{{input.text}}" }] }',
-      '  - status: completed',
-    ].join('\n'),
-  );
-  await writeFile(
-    join(dir, 'desk.agent.yaml'),
-    'name: Desk\ndescription: Forecasts.\nscenarios: [forecast]\n',
-  );
-  t = await startSim({ scenarioDirs: [dir], builtinScenarios: false, speed: 0 });
 });
-afterAll(async () => {
-  await t.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => t.close());
 
 /** The configuration that accepts `accepted`, if given. */
 const modes = (accepted?: string[]) => (accepted ? { configuration: { acceptedOutputModes: accepted } } : {});

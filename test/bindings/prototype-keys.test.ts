@@ -4,14 +4,11 @@
  * scenario ids, page tokens, query parameters. Each lookup is an own-key lookup, so each gets the
  * protocol error any unknown name gets, or the normal answer, never a 500 or a silent acceptance.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderText, type RenderScope } from '../../src/engine/content.js';
 import { Random } from '../../src/lib/random.js';
 import { parseTemplate } from '../../src/scenario/template.js';
-import { startSim, type TestSim } from '../helpers/sim.js';
+import { startSimWith, type TestSim } from '../helpers/sim.js';
 import { admin, callJson, JSON_HEADERS, rpc, v03Send, v1Send, type HeaderMap } from '../helpers/wire.js';
 import { watchFeed, FeedRefused } from '../admin/helpers.js';
 
@@ -20,19 +17,16 @@ const MORE = [...NAMES, 'toLocaleString', '__defineGetter__', 'isPrototypeOf'];
 const API_KEY = 'key-1';
 
 let t: TestSim;
-let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'a2a-sim-proto-'));
-  await writeFile(
-    join(dir, 'guarded.agent.yaml'),
-    'name: Guarded\ndescription: Needs an API key.\nscenarios: [weather]\nsecurity:\n  apiKey: { header: X-API-Key }\n',
+  t = await startSimWith(
+    {
+      'guarded.agent.yaml':
+        'name: Guarded\ndescription: Needs an API key.\nscenarios: [weather]\nsecurity:\n  apiKey: { header: X-API-Key }\n',
+    },
+    { speed: 0, apiKeys: { [API_KEY]: ['ws-1'] } },
   );
-  t = await startSim({ speed: 0, scenarioDirs: [dir], apiKeys: { [API_KEY]: ['ws-1'] } });
 });
-afterAll(async () => {
-  await t.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => t.close());
 
 /** GET `path`, or POST `body` to it, on the running clock. */
 const rest = (path: string, headers: HeaderMap = {}, body?: unknown) =>

@@ -5,7 +5,7 @@
  */
 import net from 'node:net';
 import type { FaultRecord } from '../../src/chaos/fault-log.js';
-import { flushIo, type TestSim } from '../helpers/sim.js';
+import { flushIo, settledYet, type TestSim } from '../helpers/sim.js';
 import { postSse, type SseReader } from '../helpers/sse.js';
 import { chaosHeader, getJson, rpcEnvelope, V1_HEADERS, v03Send, v1Send } from '../helpers/wire.js';
 
@@ -120,15 +120,11 @@ async function step(t: TestSim): Promise<boolean> {
 
 /** Like `drive`, with more I/O turns between clock jumps: a reader catches up before time moves on. */
 export async function settle<T>(t: TestSim, work: Promise<T>, maxSteps = 20_000): Promise<T> {
-  let settled = false;
-  work.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
-  for (let i = 0; !settled; i++) {
+  const settled = settledYet(work);
+  for (let i = 0; !settled(); i++) {
     if (i > maxSteps) throw new Error('settle: still pending');
     await flushIo(5);
-    if (!settled && !(await step(t))) await flushIo(20);
+    if (!settled() && !(await step(t))) await flushIo(20);
   }
   return work;
 }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatIssue } from '../../src/index.js';
-import { startSim, type TestSim } from '../helpers/sim.js';
+import { startSim, startSimWith, type TestSim } from '../helpers/sim.js';
 import { postSse } from '../helpers/sse.js';
 import { chaosHeader as chaos, getJson, v1Send } from '../helpers/wire.js';
 import { faultsOf, REPORT_TEXT, settle } from './helpers.js';
@@ -56,43 +56,34 @@ describe('global and scenario chaos settings', () => {
 });
 
 describe('precedence: header > metadata.chaos > scenario chaos > global --chaos; off clears the levels below', () => {
-  let dir: string;
   let p: TestSim;
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'a2a-sim-chaos-'));
-    await writeFile(
-      join(dir, 'countdown.yaml'),
-      [
-        'description: A short countdown that meets chaos of its own.',
-        'match:',
-        '  - keywords: [countdown]',
-        'chaos: drop-after-events=3',
-        'steps:',
-        '  - status: working',
-        '    after: 100ms',
-        '  - artifact:',
-        '      name: Countdown',
-        '      every: 100ms',
-        '      chunks: ["5", "4", "3", "2", "1"]',
-        '  - status: completed',
-        '    after: 100ms',
-        '',
-      ].join('\n'),
+    p = await startSimWith(
+      {
+        'countdown.yaml': [
+          'description: A short countdown that meets chaos of its own.',
+          'match:',
+          '  - keywords: [countdown]',
+          'chaos: drop-after-events=3',
+          'steps:',
+          '  - status: working',
+          '    after: 100ms',
+          '  - artifact:',
+          '      name: Countdown',
+          '      every: 100ms',
+          '      chunks: ["5", "4", "3", "2", "1"]',
+          '  - status: completed',
+          '    after: 100ms',
+          '',
+        ].join('\n'),
+        'echo-twice.chaos.yaml': 'description: Every event twice.\nduplicate:\n  probability: 1\n',
+        'too-many.chaos.yaml':
+          'description: Rate limited, but only when asked.\nerrors:\n  kind: "429"\n  rate: 0\n  retryAfter: 3s\n',
+      },
+      { chaos: 'drop-after-events=5', keepAliveMs: 0 },
     );
-    await writeFile(
-      join(dir, 'echo-twice.chaos.yaml'),
-      'description: Every event twice.\nduplicate:\n  probability: 1\n',
-    );
-    await writeFile(
-      join(dir, 'too-many.chaos.yaml'),
-      'description: Rate limited, but only when asked.\nerrors:\n  kind: "429"\n  rate: 0\n  retryAfter: 3s\n',
-    );
-    p = await startSim({ scenarioDirs: [dir], chaos: 'drop-after-events=5', keepAliveMs: 0 });
   });
-  afterAll(async () => {
-    await p.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => p.close());
 
   let sent = 0;
   /** Streams a message; what the client read, how it ended, and the faults of its task. */

@@ -1,4 +1,7 @@
 /** Starts a real simulator on 127.0.0.1:0 with a virtual clock; nothing waits on the wall clock. */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createSimulator, VirtualClock, type SimulatorOptions } from '../../src/index.js';
 
 export type TestSim = Awaited<ReturnType<typeof startSim>>;
@@ -17,23 +20,45 @@ export async function startSim(options: SimulatorOptions = {}) {
 }
 
 /**
+ * Writes `files` (file name → text: scenarios, `*.agent.yaml`, `*.chaos.yaml`) to a fresh temporary
+ * directory and starts a simulator that loads it; closing the simulator removes the directory.
+ * @example const t = await startSimWith({ 'desk.agent.yaml': 'name: Desk\n...' }, { speed: 0 });
+ */
+export async function startSimWith(files: Record<string, string>, options: SimulatorOptions = {}) {
+  const dir = await mkdtemp(join(tmpdir(), 'a2a-sim-test-'));
+  const removeDir = () => rm(dir, { recursive: true, force: true });
+  try {
+    for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+    const t = await startSim({ ...options, scenarioDirs: [dir, ...(options.scenarioDirs ?? [])] });
+    return { ...t, dir, close: () => t.close().finally(removeDir) };
+  } catch (error) {
+    await removeDir();
+    throw error;
+  }
+}
+
+/**
  * Runs the clock until `work` settles: yields to the event loop (I/O, no wall-clock wait), and if
  * the work is still pending, jumps to the next scheduled timer.
  */
 export async function drive<T>(clock: VirtualClock, work: Promise<T>, maxSteps = 100_000): Promise<T> {
-  let settled = false;
-  work.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
-  for (let step = 0; !settled; step++) {
+  const settled = settledYet(work);
+  for (let step = 0; !settled(); step++) {
     if (step > maxSteps) throw new Error(`drive: still pending after ${maxSteps} steps`);
     await new Promise((resolve) => setImmediate(resolve));
-    if (settled) break;
+    if (settled()) break;
     const next = clock.nextAt();
     if (next !== undefined) clock.advance(Math.max(0, next - clock.now()));
   }
   return work;
+}
+
+/** Asks, without awaiting it, whether `work` has settled (resolved or rejected) yet. */
+export function settledYet(work: Promise<unknown>): () => boolean {
+  let settled = false;
+  const done = () => (settled = true);
+  work.then(done, done);
+  return () => settled;
 }
 
 /** Lets pending I/O (a request in flight, a response being written) run, without moving the clock. */

@@ -7,7 +7,7 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { vi } from 'vitest';
-import { flushIo, type TestSim } from '../helpers/sim.js';
+import { flushIo, settledYet, type TestSim } from '../helpers/sim.js';
 
 export interface Received {
   method: string;
@@ -105,10 +105,7 @@ export async function until(t: TestSim, condition: () => boolean, what = 'the co
 
 /** Awaits `work` (e.g. a blocking send), running virtual time as {@link until} does meanwhile. */
 export async function settle<T>(t: TestSim, work: Promise<T>, what = 'the request'): Promise<T> {
-  let finished = false;
-  const done = () => (finished = true);
-  work.then(done, done);
-  await until(t, () => finished, what);
+  await until(t, settledYet(work), what);
   return work;
 }
 

@@ -2,11 +2,8 @@
  * The workspace gateway (protocol digest §8): the request examples of seeds 002 and 003 as they
  * are written there, every envelope error row, and task scoping by (workspace, agent).
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSim, type TestSim } from '../../helpers/sim.js';
+import { startSim, startSimWith, type TestSim } from '../../helpers/sim.js';
 import { SseReader } from '../../helpers/sse.js';
 import { callJson, getJson, rpc, v03Send } from '../../helpers/wire.js';
 
@@ -15,26 +12,18 @@ const WORKSPACE_ID = 'ws-a';
 const HEADERS = { 'X-API-Key': API_KEY, 'X-Workspace-ID': WORKSPACE_ID, 'Content-Type': 'application/json' };
 
 let t: TestSim;
-let dir: string;
 let gateway: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'a2a-sim-gateway-'));
   // A second agent, exposed only in ws-a, to show that the selector scopes tasks too.
-  await writeFile(
-    join(dir, 'helper.agent.yaml'),
-    'code: helper\nname: Helper\ndescription: Answers the weather only.\nscenarios: [weather]\nworkspaces: [ws-a]\n',
+  const helper =
+    'code: helper\nname: Helper\ndescription: Answers the weather only.\nscenarios: [weather]\nworkspaces: [ws-a]\n';
+  t = await startSimWith(
+    { 'helper.agent.yaml': helper },
+    { gatewayPrefix: '/newmoi', apiKeys: { [API_KEY]: ['ws-a', 'ws-b'], 'key-other': ['ws-c'] } },
   );
-  t = await startSim({
-    scenarioDirs: [dir],
-    gatewayPrefix: '/newmoi',
-    apiKeys: { [API_KEY]: ['ws-a', 'ws-b'], 'key-other': ['ws-c'] },
-  });
   gateway = `${t.url}/newmoi/agents/a2a`;
 });
-afterAll(async () => {
-  await t.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => t.close());
 
 /** POSTs a raw body, as curl -d does, and reads the JSON answer. */
 const post = (body: string, headers: Record<string, string> = HEADERS) =>
