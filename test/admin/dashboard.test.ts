@@ -14,7 +14,7 @@ import { DASHBOARD_DIR } from '../../src/admin/dashboard-files.js';
 import { rawHttp } from '../helpers/raw-http.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
 import { postSse } from '../helpers/sse.js';
-import { postJson, RETURN_IMMEDIATELY, v1Send } from '../helpers/wire.js';
+import { chaosHeader, postJson, RETURN_IMMEDIATELY, v1Send } from '../helpers/wire.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 /** `.ci/run` sets it: there a missing browser fails these tests instead of skipping them. */
@@ -258,10 +258,8 @@ describe.skipIf(!HAS_CHROMIUM && !REQUIRED)(`the dashboard in a browser${SKIPPED
       const reader = await t.drive(
         postSse(
           `${t.url}/message:stream`,
-          {
-            message: { role: 'ROLE_USER', parts: [{ text: 'What is the weather today?' }], messageId: 'w-1' },
-          },
-          { 'X-Sim-Chaos': 'drop-after-events=2' },
+          v1Send('What is the weather today?', { messageId: 'w-1' }),
+          chaosHeader('drop-after-events=2'),
         ),
       );
       const weather = (await t.drive(reader.rest()))[0]!.json.task.id as string;

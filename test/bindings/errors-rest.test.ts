@@ -20,8 +20,6 @@ let completedTaskId: string;
 beforeAll(async () => ({ t, completedTaskId } = await startWithCompletedTask()));
 afterAll(() => t.close());
 
-const rpc = (body: unknown, headers: Record<string, string> = {}) => postRpc(t.url, body, headers);
-
 describe('REST errors', () => {
   it('answers malformed JSON with 400 INVALID_ARGUMENT', async () => {
     const res = await request(t.url)
@@ -106,7 +104,7 @@ describe('REST errors', () => {
 
 describe('version negotiation', () => {
   it('serves header-less requests by their grammar by default (seed 000 sends no A2A-Version)', async () => {
-    const res = await rpc(rpcEnvelope('GetTask', { id: completedTaskId }));
+    const res = await postRpc(t.url, rpcEnvelope('GetTask', { id: completedTaskId }));
     expect(res.body.result.status.state).toBe('TASK_STATE_COMPLETED');
   });
 
@@ -139,7 +137,7 @@ describe('tenants', () => {
     expect((await request(t.url).get(`/acme/tasks/${id}`)).status).toBe(200);
     expect((await request(t.url).get(`/tasks/${id}`)).status).toBe(404);
     expect((await request(t.url).get(`/other/tasks/${id}`)).status).toBe(404);
-    const viaRpc = await rpc(rpcEnvelope('GetTask', { id, tenant: 'acme' }));
+    const viaRpc = await postRpc(t.url, rpcEnvelope('GetTask', { id, tenant: 'acme' }));
     expect(viaRpc.body.result.id).toBe(id);
   });
 });

@@ -148,13 +148,10 @@ describe('JSON-RPC A2A errors', () => {
   });
 
   it('answers a part with an unaccepted media type with -32005', async () => {
-    const params = {
-      message: {
-        messageId: 'm',
-        role: 'ROLE_USER',
-        parts: [{ url: 'https://example.com/a.mp4', mediaType: 'video/mp4' }],
-      },
-    };
+    const params = v1Send('', {
+      messageId: 'm',
+      parts: [{ url: 'https://example.com/a.mp4', mediaType: 'video/mp4' }],
+    });
     expectRpcError(await call('SendMessage', params), -32005, 'CONTENT_TYPE_NOT_SUPPORTED');
   });
 

@@ -12,9 +12,9 @@ export type Target = string | { readonly url: string };
 
 export type HeaderMap = Record<string, string>;
 
-export const JSON_HEADERS: HeaderMap = { 'Content-Type': 'application/json' };
+export const JSON_HEADERS: HeaderMap = Object.freeze({ 'Content-Type': 'application/json' });
 /** Selects A2A v1.0 where the version is negotiated; a v0.3 client sends no A2A-Version at all. */
-export const V1_HEADERS: HeaderMap = { 'A2A-Version': '1.0' };
+export const V1_HEADERS: HeaderMap = Object.freeze({ 'A2A-Version': '1.0' });
 /** The `X-Sim-Chaos` header: `chaosHeader('drop-after-events=2')`. */
 export const chaosHeader = (pairs: string): HeaderMap => ({ 'X-Sim-Chaos': pairs });
 /** `Last-Event-ID`, to resume a stream after `afterSeq`; nothing when there is no cursor yet. */
@@ -25,7 +25,7 @@ const urlOf = (target: Target) => (typeof target === 'string' ? target : target.
 
 let sequence = 0;
 /** A messageId no other message of this test file has: `msg-1`, `msg-2`, ... */
-export const nextMessageId = () => `msg-${++sequence}`;
+const nextMessageId = () => `msg-${++sequence}`;
 
 // ---------------------------------------------------------------------------------------------
 // A2A bodies
@@ -54,7 +54,9 @@ export function v1Send(
 }
 
 /** SendMessageRequest members that make a send answer at once, before its task has run. */
-export const RETURN_IMMEDIATELY = { configuration: { returnImmediately: true } };
+export const RETURN_IMMEDIATELY = Object.freeze({
+  configuration: Object.freeze({ returnImmediately: true }),
+});
 
 /**
  * A v0.3 user Message: `kind` tags, a lowercase role, one text part.
@@ -108,7 +110,6 @@ export interface CallOptions {
   /** Sent as JSON with `Content-Type: application/json`; a string is sent as it is. */
   body?: unknown;
   headers?: HeaderMap;
-  signal?: AbortSignal;
 }
 
 /**
@@ -119,13 +120,12 @@ export async function callJson(
   target: Target,
   method: string,
   path: string,
-  { body, headers = {}, signal }: CallOptions = {},
+  { body, headers = {} }: CallOptions = {},
 ): Promise<JsonAnswer> {
   const response = await fetch(`${urlOf(target)}${path}`, {
     method,
     headers: { ...(body !== undefined && JSON_HEADERS), ...headers },
     ...(body !== undefined && { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-    ...(signal && { signal }),
   });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: parseJson(text), text };

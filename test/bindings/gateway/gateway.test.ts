@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, startSimWith, type TestSim } from '../../helpers/sim.js';
 import { SseReader } from '../../helpers/sse.js';
-import { callJson, getJson, rpc, v03Send } from '../../helpers/wire.js';
+import { callJson, getJson, JSON_HEADERS, rpc, rpcEnvelope, v03Send } from '../../helpers/wire.js';
 
 const API_KEY = 'key-team';
 const WORKSPACE_ID = 'ws-a';
@@ -153,13 +153,12 @@ describe('envelope errors (§8), answered before dispatch with the request id ec
   const body = (
     selector: Record<string, unknown> = { agent_code: 'explore' },
     params: unknown = { id: 'task_123' },
-  ) => JSON.stringify({ ...selector, jsonrpc: '2.0', id: 'req_01', method: 'tasks/get', params });
-  const json = { 'Content-Type': 'application/json' };
+  ) => JSON.stringify(rpcEnvelope('tasks/get', params, { id: 'req_01', ...selector }));
 
   it.each([
     [
       'no X-API-Key',
-      { ...json, 'X-Workspace-ID': 'ws-a' },
+      { ...JSON_HEADERS, 'X-Workspace-ID': 'ws-a' },
       body(),
       401,
       -32000,
@@ -177,7 +176,7 @@ describe('envelope errors (§8), answered before dispatch with the request id ec
     ],
     [
       'no X-Workspace-ID',
-      { ...json, 'X-API-Key': API_KEY },
+      { ...JSON_HEADERS, 'X-API-Key': API_KEY },
       body(),
       403,
       -32000,
