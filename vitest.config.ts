@@ -7,5 +7,19 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Streams and servers are per test file; files run in parallel processes.
     pool: 'forks',
+    // Every test that starts a simulator runs twice: over the native handlers the simulator listens
+    // with, and over the express app (Simulator.app) with the same handlers mounted. The CLI and the
+    // bench start their own processes, so they run once.
+    projects: [
+      { extends: true, test: { name: 'native' } },
+      {
+        extends: true,
+        test: {
+          name: 'express',
+          env: { A2A_SIM_TEST_HTTP: 'express' },
+          exclude: ['test/cli/**', 'test/bench/**', 'test/fuzz/process.test.ts', 'test/architecture.test.ts'],
+        },
+      },
+    ],
   },
 });

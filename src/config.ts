@@ -124,6 +124,12 @@ export interface SimulatorOptions {
   logLevel?: LogLevel;
   /** Replaces the stderr logger, e.g. to collect warnings in a test. */
   logger?: Logger;
+  /**
+   * What serves the A2A surface: `native` (plain `node:http` handlers, the fastest) or `express`
+   * (the express app that {@link Simulator.app} is, with the same handlers mounted), e.g. to check
+   * the simulator behaves the same mounted in an express server. Default `native`.
+   */
+  http?: 'native' | 'express';
 }
 
 export const DEFAULTS = Object.freeze({
@@ -137,6 +143,7 @@ export const DEFAULTS = Object.freeze({
   closeStreamOnAuthRequired: true,
   gatewayPrefix: '',
   journalSize: 1000,
+  http: 'native' as 'native' | 'express',
   push: Object.freeze({
     enabled: true,
     blockPrivate: false,

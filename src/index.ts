@@ -9,7 +9,7 @@
  * clock.advance(5_000);
  * await sim.close();
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { SimEventBus } from './admin/events.js';
@@ -27,7 +27,7 @@ import type { Logger } from './lib/log.js';
 import type { DeliveryLog } from './push/delivery-log.js';
 import type { TaskService } from './runtime/api.js';
 import type { ScenarioIssue } from './scenario/load.js';
-import { answerUnroutable, buildApp } from './server.js';
+import { answerUnroutable, buildHttp } from './server.js';
 import type { TaskStore } from './store/task-store.js';
 
 /** An agent defined by an `*.agent.yaml` file, served at {@link SimAgent.url}. */
@@ -96,11 +96,15 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   if (settings.chaos !== undefined) await shared.chaos.set(settings.chaos);
   const agents = composeAgents(settings, catalog, shared);
   const plane = composeControl(settings, catalog, shared, agents);
-  const app = buildApp(agents.root.context, agents.defined, {
+  const http = buildHttp(agents.root.context, agents.defined, {
     gateway: { prefix: settings.gatewayPrefix, ...(settings.apiKeys && { apiKeys: settings.apiKeys }) },
     plane,
   });
-  const server = await listen(app, settings.port, settings.host);
+  const server = await listen(
+    settings.http === 'express' ? http.app : http.handle,
+    settings.port,
+    settings.host,
+  );
   answerUnroutable(server);
   const feed = attachFeed(server, plane, { logger: settings.logger });
   const unwatch = settings.watch ? catalog.watch() : () => {};
@@ -115,7 +119,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   return {
     url,
     port: (server.address() as AddressInfo).port,
-    app,
+    app: http.app,
     server,
     clock: settings.clock,
     service: agents.root.service,
@@ -150,9 +154,9 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
  */
 const LISTEN_BACKLOG = 4096;
 
-function listen(app: Express, port: number, host: string): Promise<Server> {
+function listen(handle: RequestListener, port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = createServer(app);
+    const server = createServer(handle);
     server.listen({ port, host, backlog: LISTEN_BACKLOG });
     server.once('listening', () => resolve(server));
     server.once('error', reject);

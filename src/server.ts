@@ -1,27 +1,22 @@
 /**
- * The composition root: one express app serving the default agent at `/` and each defined agent
- * at `/agents/{id}/`, each with its agent card, JSON-RPC endpoint and REST binding over its own
- * SimService. Anything the bindings do not claim gets a helpful 404.
+ * The HTTP entry. The A2A surface (every agent's card, JSON-RPC and REST, and the workspace
+ * gateway) is served by plain `node:http` handlers; express serves what it is good at, the control
+ * plane under `/_sim` and the dashboard's files. `handle` is what the simulator listens with;
+ * `app` is an express app with the same handlers mounted, for a server of the user's own.
  */
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
-import { gatewayEndpoint, type GatewayAgent, type GatewayOptions } from './bindings/gateway/endpoint.js';
-import { JSONRPC_V03 } from './bindings/jsonrpc-v03/methods.js';
-import { JSONRPC_V1 } from './bindings/jsonrpc-v1/methods.js';
-import { restV1 } from './bindings/rest-v1/routes.js';
-import { answerOnSocket } from './bindings/rest-v1/socket-answer.js';
-import { sendRestError } from './bindings/rest-v1/errors.js';
-import type { BindingContext } from './bindings/shared/context.js';
-import { answerFailure } from './bindings/shared/errors.js';
-import { declaredVersion, requestTarget } from './bindings/shared/http.js';
-import { jsonRpcEndpoint } from './bindings/shared/jsonrpc-endpoint.js';
+import express, { type Express } from 'express';
 import { journalRequests } from './admin/journal-trace.js';
 import { adminRoutes, type ControlPlane } from './admin/routes.js';
-import { A2AError } from './domain/errors.js';
-
-/** The JSON-RPC dialects of every agent's endpoint; the first answers when nothing tells them apart. */
-const JSONRPC_DIALECTS = [JSONRPC_V1, JSONRPC_V03];
+import { gatewayEndpoint, type GatewayAgent, type GatewayOptions } from './bindings/gateway/endpoint.js';
+import { sendRestError } from './bindings/rest-v1/errors.js';
+import { answerOnSocket } from './bindings/rest-v1/socket-answer.js';
+import type { BindingContext } from './bindings/shared/context.js';
+import { answerFailure } from './bindings/shared/errors.js';
+import { requestTarget, type RequestTarget } from './bindings/shared/http.js';
+import { agentSurface, withoutTrailingSlash } from './bindings/surface.js';
+import { A2AError, invalidParams } from './domain/errors.js';
 
 /** A defined agent, served under `/agents/{id}/` and through the gateway. */
 export type MountedAgent = GatewayAgent;
@@ -38,85 +33,99 @@ export interface AppOptions {
   plane: ControlPlane;
 }
 
-export function buildApp(
+export interface SimulatorHttp {
+  /** Serves a request: the control plane through express, everything else directly. */
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  /** The same handlers, mounted on an express app. */
+  app: Express;
+}
+
+const ADMIN_PREFIX = '/_sim';
+
+export function buildHttp(
   context: BindingContext,
   agents: readonly MountedAgent[],
   { gateway, plane }: AppOptions,
-): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.disable('etag');
+): SimulatorHttp {
+  const journal = journalRequests(plane.journal, plane.faults, plane.events, plane.clock);
+  const root = agentSurface(context);
+  const defined = new Map(agents.map((agent) => [agent.id, agentSurface(agent.context)]));
+  const gatewayPath = `${gateway.prefix}/agents/a2a`.toLowerCase();
+  const gatewayEndpointOf = gatewayEndpoint(context, {
+    agents,
+    ...(gateway.apiKeys && { apiKeys: gateway.apiKeys }),
+  });
 
-  app.use('/_sim', adminRoutes(plane));
   // Every request to an agent, whatever its binding, goes into the journal.
-  app.use(journalRequests(plane.journal, plane.faults, plane.events, plane.clock));
-
-  // First the gateway (the agent id `a2a` is reserved for it), then the defined agents, then the
-  // default agent, whose REST paths would otherwise read `/agents/...` as a tenant named "agents".
-  app.post(
-    `${gateway.prefix}/agents/a2a`,
-    gatewayEndpoint(context, { agents, ...(gateway.apiKeys && { apiKeys: gateway.apiKeys }) }),
-  );
-  app.use('/agents/:agentId', definedAgents(agents));
-  app.use(agentRoutes(context));
-  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) =>
-    answerFailure(res, error, context.report, (failure) => sendRestError(req, res, failure)),
-  );
-  return app;
-}
-
-/**
- * One agent's whole surface: its card (always public), then its access check, JSON-RPC, REST, and
- * a 404 that points at them. Mounted at `/` for the default agent and at `/agents/{id}` for the others.
- */
-function agentRoutes(context: BindingContext): Router {
-  const router = express.Router();
-  const card = (req: Request, res: Response) => {
+  const serveA2A = (req: IncomingMessage, res: ServerResponse): void => {
+    const trace = journal(req, res);
     try {
-      context.cards.serve(req, res, declaredVersion(req, requestTarget(req.url).query));
+      const target = requestTarget(req.url);
+      const path = withoutTrailingSlash(target.pathname);
+      // First the gateway (the agent id `a2a` is reserved for it), then the defined agents, then
+      // the root agent, whose REST paths would otherwise read `/agents/...` as a tenant "agents".
+      if (req.method === 'POST' && path.toLowerCase() === gatewayPath) {
+        void gatewayEndpointOf(req, res, trace);
+        return;
+      }
+      const mount = agentMount(target);
+      if (!mount) {
+        root(req, res, trace, target, '');
+        return;
+      }
+      const surface = defined.get(mount.id);
+      if (surface) surface(req, res, trace, mount.target, `/agents/${mount.id}`);
+      else unknownAgent(req, res, mount.id, [...defined.keys()]);
     } catch (error) {
       answerFailure(res, error, context.report, (failure) => sendRestError(req, res, failure));
     }
   };
-  router.get('/.well-known/agent-card.json', card);
-  router.get('/.well-known/agent.json', card);
-  router.post('/', jsonRpcEndpoint(context, JSONRPC_DIALECTS));
-  router.use(restV1(context));
-  router.use((req: Request, res: Response) => {
-    const base = req.baseUrl;
-    sendRestError(
-      req,
-      res,
-      new A2AError(
-        'MethodNotFoundError',
-        `Not found: ${req.method} ${base}${req.path}. The agent card is at ${base}/.well-known/agent-card.json; JSON-RPC is POST ${base}/; REST paths include POST ${base}/message:send and GET ${base}/tasks/{id}.`,
-      ),
-    );
-  });
-  return router;
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.use(ADMIN_PREFIX, adminRoutes(plane));
+  app.use((req, res) => serveA2A(req, res));
+  return {
+    handle: (req, res) => (isAdminPath(req.url) ? app(req, res) : serveA2A(req, res)),
+    app,
+  };
 }
 
-/** Routes `/agents/{id}/...` to that agent; an unknown id gets a 404 naming the known ones. */
-function definedAgents(agents: readonly MountedAgent[]) {
-  const routes = new Map(agents.map((agent) => [agent.id, agentRoutes(agent.context)]));
-  return (req: Request<{ agentId: string }>, res: Response, next: NextFunction): void => {
-    const { agentId } = req.params;
-    const route = routes.get(agentId);
-    if (route) {
-      route(req, res, next);
-      return;
-    }
-    const known = [...routes.keys()].join(', ') || '(none defined)';
-    sendRestError(
-      req,
-      res,
-      new A2AError(
-        'AgentNotFoundError',
-        `Agent not found: no agent "${agentId}" is defined. Known agents: ${known}; each is served at /agents/{id}/.`,
-        { metadata: { agentId } },
-      ),
-    );
-  };
+/** `/_sim` and below, as express mounts it (case-insensitively). */
+function isAdminPath(url: string | undefined): boolean {
+  const path = (url ?? '/').slice(0, ADMIN_PREFIX.length + 1).toLowerCase();
+  return path === ADMIN_PREFIX || path === `${ADMIN_PREFIX}/` || path === `${ADMIN_PREFIX}?`;
+}
+
+/** `/agents/{id}/rest…`: the agent id, decoded, and the path below it; undefined for other paths. */
+function agentMount(target: RequestTarget): { id: string; target: RequestTarget } | undefined {
+  const { pathname } = target;
+  if (pathname.slice(0, 8).toLowerCase() !== '/agents/') return undefined;
+  const end = pathname.indexOf('/', 8);
+  const segment = end < 0 ? pathname.slice(8) : pathname.slice(8, end);
+  if (segment === '') return undefined;
+  let id: string;
+  try {
+    id = decodeURIComponent(segment);
+  } catch {
+    throw invalidParams([
+      { field: 'path', description: `"${segment}" is not valid percent-encoding (write "%" as %25)` },
+    ]);
+  }
+  return { id, target: { ...target, pathname: end < 0 ? '' : pathname.slice(end) } };
+}
+
+function unknownAgent(req: IncomingMessage, res: ServerResponse, agentId: string, known: string[]): void {
+  sendRestError(
+    req,
+    res,
+    new A2AError(
+      'AgentNotFoundError',
+      `Agent not found: no agent "${agentId}" is defined. Known agents: ${known.join(', ') || '(none defined)'}; each is served at /agents/{id}/.`,
+      { metadata: { agentId } },
+    ),
+  );
 }
 
 /** Node's parser errors for a request it cannot read, and the statuses Node itself would answer. */
@@ -129,7 +138,7 @@ const PARSER_STATUS: ReadonlyMap<string, number> = new Map([
 /**
  * Answers what never reaches express in the protocol's error shape, where Node would send a bare
  * status line or just hang up: bytes it cannot parse as an HTTP request, and CONNECT, which is for
- * proxies (405). Call it on the server that serves {@link buildApp}.
+ * proxies (405). Call it on the server that serves {@link buildHttp}.
  */
 export function answerUnroutable(server: Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {

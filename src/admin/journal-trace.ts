@@ -5,9 +5,8 @@
  * request meanwhile are linked to it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { NextFunction, Request, Response } from 'express';
 import type { FaultLog } from '../chaos/fault-log.js';
-import { attachTrace, type RequestTrace } from '../bindings/shared/trace.js';
+import type { RequestTrace } from '../bindings/shared/trace.js';
 import { placeOf } from '../domain/scope.js';
 import type { Clock } from '../lib/clock.js';
 import { merge } from '../lib/objects.js';
@@ -22,8 +21,8 @@ const MAX_BODY_CHARS = 16 * 1024;
 const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'x-admin-token', 'cookie']);
 
 /**
- * Express middleware: opens an entry and its trace when a request arrives, and closes the entry
- * when the response is done.
+ * Opens an entry when a request arrives and returns its trace, for the binding that serves the
+ * request to fill in; the entry closes when the response is done.
  */
 export function journalRequests(
   journal: RequestJournal,
@@ -41,12 +40,13 @@ export function journalRequests(
   faults.onRecord((fault) => {
     if (fault.request) faultList(fault.request).push(fault.n);
   });
-  return (req: Request, res: Response, next: NextFunction): void => {
+  return (req: IncomingMessage, res: ServerResponse): RequestTrace => {
     const started = clock.now();
     const arrived = {
       at: new Date(started).toISOString(),
-      method: req.method,
-      path: req.originalUrl,
+      method: req.method ?? '',
+      // Mounted inside another express app, the path as the client sent it is `originalUrl`.
+      path: (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/',
       headers: visibleHeaders(req),
     };
     const entry = journal.record(merge(arrived, { faults: [] as number[] }));
@@ -71,7 +71,6 @@ export function journalRequests(
         streamEvent('stream:opened');
       },
     };
-    attachTrace(res, trace);
     res.on('close', () => {
       entry.status = statusOf(res);
       if (res.headersSent) entry.streamed ??= false;
@@ -82,7 +81,7 @@ export function journalRequests(
     // the fact (the live feed and a replay of it would disagree).
     const { n } = entry;
     events.publish(requestReceivedBody, n, arrived);
-    next();
+    return trace;
   };
 }
 

@@ -47,6 +47,7 @@ export interface Settings {
   chaos?: string;
   /** `/newmoi`, or `""`. */
   gatewayPrefix: string;
+  http: 'native' | 'express';
 }
 
 export function resolveSettings(options: SimulatorOptions): Settings {
@@ -102,6 +103,7 @@ export function resolveSettings(options: SimulatorOptions): Settings {
     watch: options.watch ?? false,
     ...(options.chaos !== undefined && { chaos: options.chaos }),
     gatewayPrefix: normalizePrefix(options.gatewayPrefix ?? DEFAULTS.gatewayPrefix),
+    http: options.http ?? DEFAULTS.http,
   };
 }
 

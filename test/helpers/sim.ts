@@ -6,9 +6,22 @@ import { createSimulator, VirtualClock, type SimulatorOptions } from '../../src/
 
 export type TestSim = Awaited<ReturnType<typeof startSim>>;
 
+/**
+ * Which HTTP stack the tests go through: the suite runs once over the native handlers and once over
+ * the express mount (vitest.config.ts), and passes over both.
+ */
+export const TEST_HTTP = process.env['A2A_SIM_TEST_HTTP'] === 'express' ? 'express' : 'native';
+
 export async function startSim(options: SimulatorOptions = {}) {
   const clock = new VirtualClock();
-  const sim = await createSimulator({ port: 0, host: '127.0.0.1', clock, logLevel: 'silent', ...options });
+  const sim = await createSimulator({
+    port: 0,
+    host: '127.0.0.1',
+    clock,
+    logLevel: 'silent',
+    http: TEST_HTTP,
+    ...options,
+  });
   return {
     sim,
     clock,

@@ -8,7 +8,7 @@
  * @example
  * {"agent_code":"explore","jsonrpc":"2.0","id":"req_01","method":"tasks/get","params":{"id":"task_123"}}
  */
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { scopeOf } from '../../domain/scope.js';
 import { A2AError, type A2AErrorType } from '../../domain/errors.js';
 import { findSecret } from '../../lib/secrets.js';
@@ -75,7 +75,7 @@ export function gatewayEndpoint(base: BindingContext, options: GatewayOptions) {
 }
 
 /** The workspace the caller may act in; throws 401 or 403 otherwise. */
-function authorize(req: Request, res: Response, apiKeys: GatewayOptions['apiKeys']): string {
+function authorize(req: IncomingMessage, res: ServerResponse, apiKeys: GatewayOptions['apiKeys']): string {
   const presented = headerOf(req, 'x-api-key');
   const workspace = headerOf(req, 'x-workspace-id');
   if (!apiKeys) return workspace ?? DEFAULT_WORKSPACE;
@@ -155,7 +155,7 @@ function selectAgent(
   );
 }
 
-function headerOf(req: Request, name: string): string | undefined {
+function headerOf(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }

@@ -2,19 +2,18 @@
  * A2A v1.0 over HTTP+JSON (§2): `POST /message:send`, `GET /tasks/{id}`, ... at the root and under
  * an optional `/{tenant}` prefix. Decode, call the service, encode: nothing else happens here.
  */
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2AError } from '../../domain/errors.js';
 import type { CallContext } from '../../runtime/api.js';
 import { callFor, type BindingContext } from '../shared/context.js';
 import { authenticate } from '../shared/auth.js';
 import { negotiateExtensions } from '../shared/extensions.js';
-import { answerFailure, asA2AError } from '../shared/errors.js';
+import { answerFailure } from '../shared/errors.js';
 import {
   declaredVersion,
   errorHeaders,
   lastEventId,
   readJsonBody,
-  requestTarget,
   requireJsonBody,
   sendJson,
   type RequestTarget,
@@ -29,12 +28,11 @@ import {
   toWireTask,
 } from '../v1/codec.js';
 import { pipeToSse, type StreamEncoding } from '../shared/stream.js';
-import { traceOf, type RequestTrace } from '../shared/trace.js';
+import type { RequestTrace } from '../shared/trace.js';
 import {
   fromRestHistoryLength,
   fromRestListQuery,
   fromRestPushConfigsQuery,
-  matchRestPath,
   methodNotAllowed,
   type RestRoute,
 } from './codec.js';
@@ -46,40 +44,37 @@ const STREAM_ENCODING: StreamEncoding = {
   errorFrame: (error) => ({ event: 'error', data: toRestStatus(error).body }),
 };
 
-/** Express middleware: handles the REST paths, passes anything else on. */
-export function restV1(context: BindingContext) {
-  return (req: Request, res: Response, next: NextFunction): void => {
-    const target = requestTarget(req.url);
-    let route: RestRoute | undefined;
-    try {
-      route = matchRestPath(target.pathname);
-    } catch (error) {
-      sendRestError(req, res, asA2AError(error, context.report));
-      return;
-    }
-    if (!route) {
-      next();
-      return;
-    }
-    handle(context, route, req, res, target, traceOf(res)).catch((error: unknown) =>
-      answerFailure(res, error, context.report, (failure) => sendRestError(req, res, failure)),
-    );
-  };
+/**
+ * Serves a request whose path the REST grammar matched (`matchRestPath`); a failure is answered
+ * in the REST error shape.
+ */
+export function serveRest(
+  context: BindingContext,
+  route: RestRoute,
+  req: IncomingMessage,
+  res: ServerResponse,
+  target: RequestTarget,
+  trace: RequestTrace,
+): Promise<void> {
+  return handle(context, route, req, res, target, trace).catch((error: unknown) =>
+    answerFailure(res, error, context.report, (failure) => sendRestError(req, res, failure)),
+  );
 }
 
 async function handle(
   context: BindingContext,
   route: RestRoute,
-  req: Request,
-  res: Response,
+  req: IncomingMessage,
+  res: ServerResponse,
   { pathname, query }: RequestTarget,
   trace: RequestTrace,
 ): Promise<void> {
   if (context.access) authenticate(req, res, context.access);
   if (context.extensions) negotiateExtensions(req, res, context.extensions);
   const mediaType = responseMediaType(req);
-  if (!route.allow.includes(req.method)) {
-    const error = methodNotAllowed(req.method, pathname, route.allow);
+  const method = req.method ?? '';
+  if (!route.allow.includes(method)) {
+    const error = methodNotAllowed(method, pathname, route.allow);
     sendJson(res, 405, toRestStatus(error).body, mediaType, { Allow: route.allow.join(', ') });
     return;
   }
@@ -97,7 +92,7 @@ async function handle(
   const ctx: CallContext = callFor(context, req, trace, {
     binding: 'REST',
     version: '1.0',
-    operation: `${req.method} ${path}`,
+    operation: `${method} ${path}`,
     ...(route.tenant !== undefined && { tenant: route.tenant }),
     ...(named !== undefined && { taskId: named }),
   });
@@ -142,7 +137,7 @@ async function handle(
       sendJson(res, 200, toWireTask(await service.cancelTask(op.id, ctx)), mediaType);
       return;
     case 'subscribe': {
-      if (req.method === 'POST') await body(true);
+      if (method === 'POST') await body(true);
       const afterSeq = lastEventId(req);
       const stream = await service.subscribe(op.id, ctx, afterSeq === undefined ? {} : { afterSeq });
       pipeToSse(res, stream, sse);
@@ -151,12 +146,12 @@ async function handle(
     case 'push-configs': {
       const { taskId, configId } = op;
       const { tenant } = route;
-      if (req.method === 'POST') {
+      if (method === 'POST') {
         requireJsonBody(req);
         const { config } = fromWirePushConfig(await body(), taskId);
         const created = await service.createPushConfig(taskId, config, ctx);
         sendJson(res, 201, toWirePushConfig(created, tenant), mediaType);
-      } else if (req.method === 'DELETE') {
+      } else if (method === 'DELETE') {
         await service.deletePushConfig(taskId, configId!, ctx);
         res.writeHead(204).end();
       } else if (configId !== undefined) {

@@ -4,13 +4,12 @@
  * v0.3), or in strict version mode 0.3. Every error envelope echoes the request's id and travels
  * with HTTP 200, auth failures aside. The gateway reuses it with its own routing and statuses.
  */
-import type { IncomingMessage } from 'node:http';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WireStream } from '../../chaos/wire.js';
 import { A2AError } from '../../domain/errors.js';
 import type { CallContext } from '../../runtime/api.js';
 import { callFor, type BindingContext } from './context.js';
-import { traceOf } from './trace.js';
+import type { RequestTrace } from './trace.js';
 import { answerFailure } from './errors.js';
 import { declaredVersion, errorHeaders, readBody, requireJsonBody, sendJson } from './http.js';
 import { authenticate } from './auth.js';
@@ -61,7 +60,7 @@ export interface EndpointRouting {
   /** Whether `A2A-Version` picks the dialect (the gateway speaks one dialect and ignores it). */
   negotiatesVersion: boolean;
   /** The agent a request is for, once the caller is allowed to call it; throws otherwise. */
-  resolve(request: JsonRpcRequest, req: Request, res: Response): BindingContext;
+  resolve(request: JsonRpcRequest, req: IncomingMessage, res: ServerResponse): BindingContext;
   /** The HTTP status an error answer travels with. */
   httpStatus(error: A2AError): number;
 }
@@ -87,8 +86,7 @@ export function jsonRpcEndpoint(
   routing: EndpointRouting = agentRouting(context),
 ) {
   const fallback = dialects[0]!;
-  return async (req: Request, res: Response): Promise<void> => {
-    const trace = traceOf(res);
+  return async (req: IncomingMessage, res: ServerResponse, trace: RequestTrace): Promise<void> => {
     let id: JsonRpcId = null;
     let dialect = fallback;
     let method: string | undefined;

@@ -1,0 +1,81 @@
+/**
+ * One agent's whole surface as a plain `node:http` handler: its card (always public), its JSON-RPC
+ * endpoint and its REST binding, and a 404 that points at them. The root agent is served at `/`,
+ * each defined agent at `/agents/{id}`; the server strips that base before calling it.
+ *
+ * @note No router library: the card and the endpoint are fixed paths, and REST paths carry their
+ * verb inside a segment (`/tasks/{id}:cancel`), which the REST codec's own grammar reads and route
+ * patterns cannot express. A few string comparisons are the fastest dispatch there is.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { A2AError } from '../domain/errors.js';
+import { JSONRPC_V03 } from './jsonrpc-v03/methods.js';
+import { JSONRPC_V1 } from './jsonrpc-v1/methods.js';
+import { matchRestPath } from './rest-v1/codec.js';
+import { sendRestError } from './rest-v1/errors.js';
+import { serveRest } from './rest-v1/routes.js';
+import type { BindingContext } from './shared/context.js';
+import { answerFailure } from './shared/errors.js';
+import { declaredVersion, type RequestTarget } from './shared/http.js';
+import { jsonRpcEndpoint } from './shared/jsonrpc-endpoint.js';
+import type { RequestTrace } from './shared/trace.js';
+
+/** The JSON-RPC dialects of every agent's endpoint; the first answers when nothing tells them apart. */
+const JSONRPC_DIALECTS = [JSONRPC_V1, JSONRPC_V03];
+
+const CARD_PATHS: ReadonlySet<string> = new Set(['/.well-known/agent-card.json', '/.well-known/agent.json']);
+
+export type AgentSurface = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  trace: RequestTrace,
+  /** The path below the agent's base, with the query. */
+  target: RequestTarget,
+  /** Where the agent is mounted: `""` or `/agents/{id}`, for messages. */
+  base: string,
+) => void;
+
+export function agentSurface(context: BindingContext): AgentSurface {
+  const rpc = jsonRpcEndpoint(context, JSONRPC_DIALECTS);
+  return (req, res, trace, target, base) => {
+    const method = req.method ?? '';
+    // Like the routers clients know: one trailing slash names the same path.
+    const path = withoutTrailingSlash(target.pathname);
+    if ((method === 'GET' || method === 'HEAD') && CARD_PATHS.has(path)) {
+      try {
+        context.cards.serve(req, res, declaredVersion(req, target.query));
+      } catch (error) {
+        answerFailure(res, error, context.report, (failure) => sendRestError(req, res, failure));
+      }
+      return;
+    }
+    if (method === 'POST' && (path === '/' || path === '')) {
+      void rpc(req, res, trace);
+      return;
+    }
+    let route;
+    try {
+      route = matchRestPath(target.pathname);
+    } catch (error) {
+      answerFailure(res, error, context.report, (failure) => sendRestError(req, res, failure));
+      return;
+    }
+    if (route) {
+      void serveRest(context, route, req, res, target, trace);
+      return;
+    }
+    sendRestError(
+      req,
+      res,
+      new A2AError(
+        'MethodNotFoundError',
+        `Not found: ${method} ${base}${target.pathname}. The agent card is at ${base}/.well-known/agent-card.json; JSON-RPC is POST ${base}/; REST paths include POST ${base}/message:send and GET ${base}/tasks/{id}.`,
+      ),
+    );
+  };
+}
+
+/** `/a/` → `/a`; `//` → `/`; `/` stays. */
+export function withoutTrailingSlash(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
