@@ -16,7 +16,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'express',
-          env: { A2A_SIM_TEST_HTTP: 'express' },
+          env: { SIM_TEST_HTTP: 'express' },
           exclude: ['test/cli/**', 'test/bench/**', 'test/fuzz/process.test.ts', 'test/architecture.test.ts'],
         },
       },

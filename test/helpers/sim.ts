@@ -10,7 +10,7 @@ export type TestSim = Awaited<ReturnType<typeof startSim>>;
  * Which HTTP stack the tests go through: the suite runs once over the native handlers and once over
  * the express mount (vitest.config.ts), and passes over both.
  */
-export const TEST_HTTP = process.env['A2A_SIM_TEST_HTTP'] === 'express' ? 'express' : 'native';
+export const TEST_HTTP = process.env['SIM_TEST_HTTP'] === 'express' ? 'express' : 'native';
 
 export async function startSim(options: SimulatorOptions = {}) {
   const clock = new VirtualClock();
