@@ -145,7 +145,8 @@ export class TaskStore {
   /** Stores a new task and logs its creation as event 1; refuses it when the byte budget is spent. */
   create(task: Task, scope: Scope, scenarioId: string, atMs: number): TaskRecord {
     this.evict(atMs);
-    this.admit(eventBytes({ kind: 'task', task }));
+    const bytes = eventBytes({ kind: 'task', task });
+    this.admit(bytes);
     // The control plane hears of an event before the streams that carry it: what chaos does to a
     // stream shows after the event it is about.
     const onAppend = (event: LoggedEvent) => {
@@ -154,7 +155,7 @@ export class TaskStore {
     const log = new EventLog(this.retention.maxEventsPerTask, this.retention.eventTtl, onAppend);
     const record = new TaskRecord(scope, scenarioId, task, log, ++this.statusCounter);
     this.records.set(task.id, record);
-    this.hold(record, eventBytes({ kind: 'task', task }));
+    this.hold(record, bytes);
     record.log.append({ taskId: task.id, contextId: task.contextId, atMs, event: { kind: 'task', task } });
     return record;
   }
@@ -184,6 +185,7 @@ export class TaskStore {
    */
   admit(bytes: number): void {
     const { maxStoreBytes: maxBytes } = this.retention;
+    if (this.heldBytes + bytes <= maxBytes) return;
     for (const id of this.ended.keys()) {
       if (this.heldBytes + bytes <= maxBytes) return;
       this.remove(this.records.get(id)!);

@@ -26,7 +26,11 @@ import {
   toWireStreamResponse,
   toWireTask,
 } from './codec.js';
+import { encodedOnce, rpcResultFrame } from '../shared/frames.js';
 import { toRpcError } from './errors.js';
+
+/** One encoding per logged event for all the streams that carry it. */
+const STREAM_RESULTS = encodedOnce(toWireStreamResponse);
 
 export const JSONRPC_V03: JsonRpcDialect = {
   version: '0.3',
@@ -36,7 +40,7 @@ export const JSONRPC_V03: JsonRpcDialect = {
   methodPattern: /^[a-z]+(\/[A-Za-z]+)+$/,
   alwaysStreams: new Set(['tasks/resubscribe']),
   streamEncoding: (id) => ({
-    frame: (item) => rpcResult(id, toWireStreamResponse(item)),
+    frame: rpcResultFrame(id, STREAM_RESULTS),
     errorFrame: (error) => ({ data: toRpcError(id, error) }),
   }),
   methods: new Map<string, MethodHandler>([

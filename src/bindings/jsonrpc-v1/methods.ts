@@ -21,6 +21,7 @@ import {
   toWireTask,
 } from '../v1/codec.js';
 import { field } from '../shared/wire-reader.js';
+import { encodedOnce, rpcResultFrame } from '../shared/frames.js';
 import { toRpcError } from './errors.js';
 
 /** `params.tenant` scopes the call, as the `/{tenant}` path prefix does on REST. */
@@ -32,12 +33,15 @@ function tenantOf(params: unknown): string | undefined {
   return typeof tenant === 'string' ? tenant : undefined;
 }
 
+/** One encoding per logged event for all the streams that carry it. */
+const STREAM_RESULTS = encodedOnce(toWireStreamResponse);
+
 export const JSONRPC_V1: JsonRpcDialect = {
   version: '1.0',
   binding: 'JSON-RPC 1.0',
   toError: toRpcError,
   streamEncoding: (id) => ({
-    frame: (item) => rpcResult(id, toWireStreamResponse(item)),
+    frame: rpcResultFrame(id, STREAM_RESULTS),
     errorFrame: (error) => ({ data: toRpcError(id, error) }),
   }),
   methods: new Map<string, MethodHandler>([

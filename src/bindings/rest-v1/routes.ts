@@ -27,6 +27,7 @@ import {
   toWireStreamResponse,
   toWireTask,
 } from '../v1/codec.js';
+import { encodedOnce } from '../shared/frames.js';
 import { pipeToSse, type StreamEncoding } from '../shared/stream.js';
 import type { RequestTrace } from '../shared/trace.js';
 import {
@@ -40,7 +41,8 @@ import { sendRestError, toRestStatus } from './errors.js';
 import { responseMediaType } from './media-type.js';
 
 const STREAM_ENCODING: StreamEncoding = {
-  frame: toWireStreamResponse,
+  // One encoding per logged event for all the streams that carry it.
+  frame: encodedOnce(toWireStreamResponse),
   errorFrame: (error) => ({ event: 'error', data: toRestStatus(error).body }),
 };
 

@@ -11,8 +11,8 @@ import { KeepAliveHub, SseWriter } from './sse.js';
 import type { RequestTrace } from './trace.js';
 
 export interface StreamEncoding {
-  /** The JSON sent as the `data:` of one item. */
-  frame(item: DataItem): unknown;
+  /** The JSON text sent as the `data:` of one item. */
+  frame(item: DataItem): string;
   /** The last frame when the stream fails after it was committed. */
   errorFrame(error: A2AError): { data: unknown; event?: string };
 }
@@ -51,7 +51,7 @@ export function pipeToSse(res: ServerResponse, stream: WireStream, options: SseO
         return;
       }
       try {
-        const data = JSON.stringify(encoding.frame(item));
+        const data = encoding.frame(item);
         commit();
         writer.event(data, item.kind === 'event' && !item.synthetic ? { id: item.event.seq } : {});
       } catch (error) {

@@ -95,8 +95,20 @@ export const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 /** `obj[key]`, or its snake_case spelling. */
 export function field(obj: Record<string, unknown>, key: string): unknown {
   if (Object.hasOwn(obj, key)) return obj[key];
-  const snake = key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  const snake = snakeCase(key);
   return snake !== key && Object.hasOwn(obj, snake) ? obj[snake] : undefined;
+}
+
+/** Most optional fields are absent from most requests: each looks for its snake_case twin. */
+const SNAKE_CASE = new Map<string, string>();
+function snakeCase(key: string): string {
+  let snake = SNAKE_CASE.get(key);
+  if (snake === undefined) {
+    snake = key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    // The keys are the reader's own field names, a fixed set; the bound only guards a mistake.
+    if (SNAKE_CASE.size < 1024) SNAKE_CASE.set(key, snake);
+  }
+  return snake;
 }
 
 export function join(path: string, key: string | number): string {
