@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { FAKER_METHODS } from '../../src/lib/faker-methods.js';
-import { fakerMethodPaths, isFakerMethod, loadFaker } from '../../src/lib/fake-data.js';
+import { callFaker, fakerMethodPaths, isFakerMethod, loadFaker } from '../../src/lib/fake-data.js';
 
 describe('the generated faker method list', () => {
   it('matches the installed faker (after upgrading faker: npm run faker-methods)', async () => {
@@ -45,5 +45,20 @@ describe('the built-in scenarios', () => {
       .map((match) => match[1]!);
     expect(calls.length).toBeGreaterThan(0);
     expect(calls.filter((path) => !FAKER_METHODS.has(path))).toEqual([]);
+  });
+});
+
+describe('callFaker', () => {
+  it('draws varied data from consecutive seeds: the cheap generator is no worse for fake data', async () => {
+    await loadFaker();
+    const sentences = Array.from({ length: 1000 }, (_, seed) =>
+      callFaker(['lorem', 'sentence'], undefined, seed, 0),
+    );
+    const uuids = Array.from({ length: 1000 }, (_, seed) =>
+      callFaker(['string', 'uuid'], undefined, seed, 0),
+    );
+    expect(new Set(sentences).size).toBeGreaterThan(990);
+    expect(new Set(uuids).size).toBe(1000);
+    expect(callFaker(['lorem', 'sentence'], undefined, 42, 0)).toBe(sentences[42]);
   });
 });
