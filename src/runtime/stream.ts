@@ -84,7 +84,8 @@ export function followTask(record: TaskRecord, options: FollowOptions): TaskStre
         onEvent: (logged) => {
           if (ended) return;
           const last = endsStream(logged);
-          sink.item({ kind: 'event', event: logged, ...(last && { last }) });
+          // Two literal shapes, not a spread: a spread gives every item its own hidden class.
+          sink.item(last ? { kind: 'event', event: logged, last } : { kind: 'event', event: logged });
           if (last) finish();
         },
         onClose: finish,
