@@ -17,6 +17,7 @@ const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
 
 export class SseWriter {
   private closed = false;
+  private wrote = false;
 
   constructor(
     private readonly res: ServerResponse,
@@ -26,7 +27,11 @@ export class SseWriter {
   open(): void {
     this.res.socket?.setNoDelay(true);
     this.res.writeHead(200, SSE_HEADERS);
-    this.res.flushHeaders();
+    // The first event, mostly written in this same tick, carries the headers in its own write;
+    // a stream with nothing to send yet (a resubscribe) gets them on their own.
+    process.nextTick(() => {
+      if (!this.wrote && !this.res.destroyed) this.res.flushHeaders();
+    });
     this.keepAlive.add(this);
     this.res.on('close', () => this.markClosed());
   }
@@ -60,6 +65,7 @@ export class SseWriter {
 
   private write(chunk: string): void {
     if (this.closed) return;
+    this.wrote = true;
     this.res.write(chunk);
     if (this.res.writableLength > MAX_QUEUED_BYTES) {
       // The client can resubscribe and resume from its last seq; unbounded buffering is not an option.
