@@ -1,5 +1,6 @@
 /**
- * `npm run bench`: the simulator against a bare express server and an @a2a-js/sdk server, on loopback.
+ * `npm run bench`: the simulator against an @a2a-js/sdk server, a bare express server and a bare
+ * node:http server, on loopback.
  *
  *   tsx bench/run.ts [--quick] [--duration S] [--rounds N] [--only NAME[,NAME]] [--sse-5000] [--soak]
  *                    [--sse-scenarios DIR] [--cost-streams N] [--cpu-prof DIR] [--json FILE]
@@ -9,7 +10,7 @@
  * every run; the load generators (autocannon in bench/load.ts, the SSE clients) run as child
  * processes pinned to core 1, and so does this orchestrator (`taskset -a -p`), which only starts
  * processes and samples /proc between and around runs. Servers alternate run by run (simulator, sdk,
- * express, simulator, sdk, express, …) so drift on the machine hits all alike. The soak is the
+ * express, node, simulator, sdk, …) so drift on the machine hits all alike. The soak is the
  * exception: one process holds the simulator and its traffic, on a virtual clock.
  *
  * Each workload family (bench/families/) runs, sums up and judges its own workloads; this file picks

@@ -11,7 +11,10 @@
  * and bench-status.yaml, in the same wire format. For the SSE workloads, a messageId starting
  * `bench-ticks-` gets bench-ticks.yaml: a WORKING status update with the message `tick k` at
  * k × 100 ms (also divided by `--speed`) after the Task's creation timestamp, `--ticks N` of them
- * (default 150), then COMPLETED. Each task plays on a timer of its own.
+ * (default 150), then COMPLETED; `bench-chunks-` gets bench-chunks.yaml: one artifact in `--chunks N`
+ * appended chunks (default 100), chunk K at K × 100 ms saying `chunk K: ` and a fresh
+ * faker.lorem.sentence, then COMPLETED, as the bare comparators play it (./work.ts). Each task plays
+ * on a timer of its own.
  *
  * Prints `listening on http://127.0.0.1:PORT` once it accepts connections.
  */
@@ -20,6 +23,7 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
+import type { Faker } from '@faker-js/faker';
 import express from 'express';
 import { AGENT_CARD_PATH, Role, TaskState, type AgentCard, type Part } from '@a2a-js/sdk';
 import {
@@ -33,13 +37,20 @@ import {
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 
 const { values: flags } = parseArgs({
-  options: { speed: { type: 'string', default: '1' }, ticks: { type: 'string', default: '150' } },
+  options: {
+    speed: { type: 'string', default: '1' },
+    ticks: { type: 'string', default: '150' },
+    chunks: { type: 'string', default: '100' },
+  },
 });
 const STREAM_EVENTS = 1000;
 const STREAM_LEAD_EVENTS = 500;
 const STREAM_INTERVAL_MS = 10 / Number(flags.speed);
 const TICKS = Number(flags.ticks);
 const TICK_MS = 100 / Number(flags.speed);
+const CHUNKS = Number(flags.chunks);
+/** faker.lorem.sentence's word count, as bench-chunks.yaml asks for it. */
+const SENTENCE_WORDS = { min: 8, max: 14 };
 const FILLER = 'lorem ipsum dolor sit amet, consectetur adipiscing elit';
 
 const timestamp = (at = Date.now()) => new Date(at).toISOString();
@@ -81,14 +92,18 @@ const workingWithMessage = (taskId: string, contextId: string, text: string) =>
     metadata: undefined,
   });
 
+/** Loaded by the first bench-chunks stream, not at startup (the startup workload times this server). */
+let fakerLoading: Promise<Faker> | undefined;
+const loadFaker = () => (fakerLoading ??= import('@faker-js/faker/locale/en').then((m) => m.faker));
+
 /**
  * Completes every task at once: the task, one "Weather Report" artifact, COMPLETED; except the
- * bench-append, bench-status and bench-ticks streams.
+ * bench-append, bench-status, bench-ticks and bench-chunks streams.
  */
 class CompleteAtOnce implements AgentExecutor {
   async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const { taskId, contextId } = ctx;
-    const streamed = /^bench-(append|status|ticks)-/.exec(ctx.userMessage.messageId)?.[1];
+    const streamed = /^bench-(append|status|ticks|chunks)-/.exec(ctx.userMessage.messageId)?.[1];
     const createdAt = Date.now();
     if (!ctx.task) {
       bus.publish(
@@ -108,6 +123,10 @@ class CompleteAtOnce implements AgentExecutor {
     }
     if (streamed === 'ticks') {
       await this.ticks(ctx, bus, createdAt);
+      return;
+    }
+    if (streamed === 'chunks') {
+      await this.chunks(ctx, bus, createdAt);
       return;
     }
     if (streamed) {
@@ -193,6 +212,37 @@ class CompleteAtOnce implements AgentExecutor {
       await sleep(Math.max(0, createdAt + k * TICK_MS - Date.now()));
       if (!this.streaming.has(taskId)) return;
       bus.publish(workingWithMessage(taskId, contextId, `tick ${k}`));
+    }
+    this.streaming.delete(taskId);
+    bus.publish(statusOnly(taskId, contextId, TaskState.TASK_STATE_COMPLETED));
+  }
+
+  /** Chunk K at K × TICK_MS after `createdAt`, as bench-chunks.yaml schedules it; COMPLETED with the last. */
+  private async chunks(ctx: RequestContext, bus: ExecutionEventBus, createdAt: number): Promise<void> {
+    const { taskId, contextId } = ctx;
+    const artifactId = randomUUID();
+    this.streaming.set(taskId, contextId);
+    const faker = await loadFaker();
+    for (let k = 1; k <= CHUNKS; k++) {
+      await sleep(Math.max(0, createdAt + k * TICK_MS - Date.now()));
+      if (!this.streaming.has(taskId)) return;
+      bus.publish(
+        AgentEvent.artifactUpdate({
+          taskId,
+          contextId,
+          artifact: {
+            artifactId,
+            name: 'Answer',
+            description: '',
+            parts: [textPart(`chunk ${k}: ${faker.lorem.sentence(SENTENCE_WORDS)}`)],
+            metadata: undefined,
+            extensions: [],
+          },
+          append: k > 1,
+          lastChunk: k === CHUNKS,
+          metadata: undefined,
+        }),
+      );
     }
     this.streaming.delete(taskId);
     bus.publish(statusOnly(taskId, contextId, TaskState.TASK_STATE_COMPLETED));

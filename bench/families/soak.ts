@@ -169,6 +169,7 @@ export const soakFamily: WorkloadFamily<SoakWorkload, SoakResult, SoakSummary> =
           `evicted ${grouped(soak.evictions.ttl)} TTL + ${grouped(soak.evictions.cap)} cap`,
         sdk: '—',
         express: '—',
+        node: '—',
       },
       met,
     },

@@ -46,8 +46,8 @@ const LATE: [number, number] = [800, 1000];
 const windowEvents = ([first, last]: [number, number]) => `events ${first + 1}–${last}`;
 const LATE_OVER_EARLY_LIMIT = 1.1;
 
-/** The servers that play bench-append and bench-status (bare express has no streams). */
-type CostKind = Exclude<ServerKind, 'express'>;
+/** The servers that play bench-append and bench-status (the bare comparators play only the SSE streams). */
+type CostKind = Exclude<ServerKind, 'express' | 'node'>;
 /** --quick leaves the sdk out: at chunk 1000 its events cost it milliseconds each. */
 const costKinds = (settings: Settings): readonly CostKind[] =>
   settings.quick ? ['simulator'] : ['simulator', 'sdk'];
@@ -250,7 +250,7 @@ export const streamCostFamily: WorkloadFamily<
       {
         label: workload.name,
         target: `CPU/event late ÷ early ≤${LATE_OVER_EARLY_LIMIT.toFixed(2)}`,
-        servers: { simulator: cell('simulator'), sdk: cell('sdk'), express: '—' },
+        servers: { simulator: cell('simulator'), sdk: cell('sdk'), express: '—', node: '—' },
         met,
       },
     ];

@@ -83,7 +83,7 @@ export function plan<W extends Workload, Runs, Result>(
 
 /**
  * Plays `play` on every server of `kinds`, `rounds` times, the servers interleaved (simulator, sdk,
- * express, simulator, …) so that drift on the machine hits all alike; logs each run as
+ * express, node, simulator, …) so that drift on the machine hits all alike; logs each run as
  * `  <workload> <kind>: <describe(run)>`. The runs by server, only those of `kinds`.
  */
 export async function playRounds<K extends string, R>(

@@ -11,12 +11,13 @@ import { createInterface } from 'node:readline';
 export const SERVER_CORE = 0;
 export const LOAD_CORE = 1;
 
-export type ServerKind = 'simulator' | 'sdk' | 'express';
-export const SERVER_KINDS: readonly ServerKind[] = ['simulator', 'sdk', 'express'];
+/** The simulator and its comparators: the @a2a-js/sdk server, bare express, bare node:http. */
+export type ServerKind = 'simulator' | 'sdk' | 'express' | 'node';
+export const SERVER_KINDS: readonly ServerKind[] = ['simulator', 'sdk', 'express', 'node'];
 
 /** One value per server kind, in SERVER_KINDS order. */
 export function byKind<T>(make: (kind: ServerKind) => T): Record<ServerKind, T> {
-  return { simulator: make('simulator'), sdk: make('sdk'), express: make('express') };
+  return { simulator: make('simulator'), sdk: make('sdk'), express: make('express'), node: make('node') };
 }
 
 /** Every child still running, so an interrupted bench leaves nothing behind. */
@@ -144,8 +145,12 @@ export interface ServerOptions {
   nodeFlags?: string[];
   /** Every kind: `node --trace-gc`, whose lines come to `onLine`. */
   traceGc?: boolean;
-  /** Comparators only: how many ticks their bench-ticks streams play (the simulator reads its scenario). */
+  /**
+   * Comparators only: how many ticks their bench-ticks streams play, and chunks their bench-chunks
+   * streams (the simulator reads its scenarios).
+   */
   ticks?: number;
+  chunks?: number;
   /** Every line the server prints after its URL. */
   onLine?: (line: string) => void;
 }
@@ -153,7 +158,10 @@ export interface ServerOptions {
 export function serverArgv(kind: ServerKind, options: ServerOptions): string[] {
   const node = process.execPath;
   const gc = options.traceGc ? ['--trace-gc'] : [];
-  const ticks = options.ticks !== undefined ? ['--ticks', String(options.ticks)] : [];
+  const counts = [
+    ...(options.ticks !== undefined ? ['--ticks', String(options.ticks)] : []),
+    ...(options.chunks !== undefined ? ['--chunks', String(options.chunks)] : []),
+  ];
   switch (kind) {
     case 'simulator':
       return [
@@ -172,9 +180,10 @@ export function serverArgv(kind: ServerKind, options: ServerOptions): string[] {
       ];
     case 'sdk':
     case 'express':
+    case 'node':
       return tsxArgv(
         `bench/comparators/${kind}-server.ts`,
-        [...(options.speed !== undefined ? ['--speed', String(options.speed)] : []), ...ticks],
+        [...(options.speed !== undefined ? ['--speed', String(options.speed)] : []), ...counts],
         gc,
       );
   }

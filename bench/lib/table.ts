@@ -9,11 +9,12 @@ export interface TableRow {
   servers: Record<ServerKind, string>;
   simOverSdk?: string;
   simOverExpress?: string;
+  simOverNode?: string;
   /** Whether the workload met its targets: `yes`, `NO (missed/all)`, or empty. */
   met?: string;
 }
 
-const HEADER = ['workload', 'target', ...SERVER_KINDS, 'sim/sdk', 'sim/express', 'met'];
+const HEADER = ['workload', 'target', ...SERVER_KINDS, 'sim/sdk', 'sim/express', 'sim/node', 'met'];
 
 export function formatTable(rows: TableRow[]): string {
   const cells = [
@@ -24,6 +25,7 @@ export function formatTable(rows: TableRow[]): string {
       ...SERVER_KINDS.map((kind) => row.servers[kind]),
       row.simOverSdk ?? '',
       row.simOverExpress ?? '',
+      row.simOverNode ?? '',
       row.met ?? '',
     ]),
   ];

@@ -1,5 +1,5 @@
 /**
- * Keeps `npm run bench` working: runs `bench/run.ts --quick` (every workload briefly, ~40 s in all)
+ * Keeps `npm run bench` working: runs `bench/run.ts --quick` (every workload briefly, ~50 s in all)
  * and `--soak --quick` (a virtual hour, a few seconds), and checks that their JSON has every
  * workload with real numbers. It measures nothing: the figures of a quick run beside the other test
  * files say nothing about performance.
@@ -65,8 +65,9 @@ describe('npm run bench -- --quick', () => {
       ].sort(),
     );
 
+    const kinds = ['simulator', 'sdk', 'express', 'node'];
     const startup = w.startup!.servers as Record<string, Obj>;
-    for (const kind of ['simulator', 'sdk', 'express']) {
+    for (const kind of kinds) {
       expect(positive(startup[kind]!.startupMs), `startup ${kind}`).toBe(true);
       expect(positive(startup[kind]!.idleRssMB), `idle RSS ${kind}`).toBe(true);
     }
@@ -74,7 +75,7 @@ describe('npm run bench -- --quick', () => {
     for (const [name, workload] of Object.entries(w)) {
       if (workload.kind === 'http') {
         const servers = workload.servers as Record<string, Obj>;
-        for (const kind of ['simulator', 'sdk', 'express']) {
+        for (const kind of kinds) {
           const s = servers[kind]!;
           expect(positive(s.rps), `${name} ${kind} req/s`).toBe(true);
           expect(positive(s.p50Ms) && positive(s.p99Ms), `${name} ${kind} latency`).toBe(true);
