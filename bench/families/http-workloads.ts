@@ -1,5 +1,5 @@
 /**
- * The HTTP send workloads: the three servers speak the same wire format, so each workload sends
+ * The HTTP send workloads: the four servers speak the same wire format, so each workload sends
  * byte-identical requests to each (`[<id>]` becomes a fresh id per request).
  */
 import type { Workload } from '../lib/family.js';
@@ -13,7 +13,7 @@ export interface HttpWorkload extends Workload {
   path: string;
   headers: Record<string, string>;
   body?: string;
-  /** A message:send: the 2.0× SDK / 0.85× express / lower-p99 targets apply. */
+  /** A message:send: the 2.0× sdk / p99 ≤ sdk / 1.0× express (and stretch 0.5× node) targets apply. */
   isSend: boolean;
   /** Measured to explain another row; no target. */
   diagnostic?: boolean;

@@ -12,6 +12,8 @@ export interface Target {
   value: number | null;
   /** null when there was no figure to judge. */
   pass: boolean | null;
+  /** A stretch target, beyond what is required: judged and counted like the others, and named so. */
+  stretch?: true;
 }
 
 /** A target of `value`, met or not as `pass` says; NaN, a missing figure, is neither. */
@@ -27,9 +29,12 @@ export function toTarget(
 
 /**
  * A limit on a figure: `{ atMost: 10 }` reads `≤ 10` in the report, `{ below: 1, label: '1.0' }`
- * reads `< 1.0`.
+ * reads `< 1.0`. `stretch` makes it a stretch target (its name then starts `stretch: `).
  */
-export type Limit = ({ atMost: number } | { atLeast: number } | { below: number }) & { label?: string };
+export type Limit = ({ atMost: number } | { atLeast: number } | { below: number }) & {
+  label?: string;
+  stretch?: true;
+};
 
 /** The target of `value` against `limit`; a missing value is neither met nor missed. */
 export function limitTarget(
@@ -45,7 +50,11 @@ export function limitTarget(
       : 'atLeast' in limit
         ? ['≥', limit.atLeast, figure >= limit.atLeast]
         : ['<', limit.below, figure < limit.below];
-  return toTarget(workload, name, `${sign} ${limit.label ?? bound}`, figure, met);
+  if (!limit.stretch) return toTarget(workload, name, `${sign} ${limit.label ?? bound}`, figure, met);
+  return {
+    ...toTarget(workload, `stretch: ${name}`, `${sign} ${limit.label ?? bound}`, figure, met),
+    stretch: true,
+  };
 }
 
 /** The table's `met` cell for one workload's targets: empty when it has none. */

@@ -81,7 +81,9 @@ describe('npm run bench -- --quick', () => {
           expect(positive(s.p50Ms) && positive(s.p99Ms), `${name} ${kind} latency`).toBe(true);
           expect(s.non2xx, `${name} ${kind}: failed requests`).toBe(0);
         }
-        expect(positive((workload.ratios as Obj).rpsSimOverSdk), `${name} ratio`).toBe(true);
+        const ratios = workload.ratios as Obj;
+        expect(positive(ratios.rpsSimOverSdk), `${name} ratio`).toBe(true);
+        expect(positive(ratios.rpsSimOverNode), `${name} ratio to node`).toBe(true);
       } else if (workload.kind === 'sse') {
         // --quick plays these on the simulator only.
         const sim = (workload.servers as Record<string, Obj>).simulator!;
@@ -105,7 +107,8 @@ describe('npm run bench -- --quick', () => {
     }
 
     // Every target is evaluated (met or not: a quick run says nothing about that).
-    expect(report.targets.length).toBe(22);
+    expect(report.targets.length).toBe(27);
+    expect(report.targets.filter((t) => t.stretch).length, 'stretch targets: one per send workload').toBe(5);
     for (const target of report.targets) expect(typeof target.pass, String(target.name)).toBe('boolean');
   });
 
