@@ -1,9 +1,10 @@
 /**
- * The bench's SSE client: opens N concurrent `POST /message:stream` streams on the bench-ticks
- * scenario (bench/scenarios), parses them with eventsource-parser and measures, per event:
+ * The bench's SSE client: opens N concurrent `POST /message:stream` streams on one bench scenario
+ * (bench/scenarios), parses them with eventsource-parser and measures, per event:
  *
- * - lag: receive time minus the event's scheduled time. Tick k of a task is scheduled k × 100 ms
- *   after the task was created, and the first event (the Task) carries that instant as its
+ * - lag: receive time minus the event's scheduled time. Both scenarios schedule their k-th event
+ *   (tick k of bench-ticks, chunk k of bench-chunks, numbered in the event's text) k × 100 ms after
+ *   the task was created, and the first event (the Task) carries that instant as its
  *   `status.timestamp`, so scheduled = created + 100·k, whatever the server's timers did;
  * - wire lag: receive time minus the event's own `status.timestamp` (when the server applied it),
  *   the part of the lag spent after the server's timer fired;
@@ -11,6 +12,10 @@
  *   fired (lag = fidelity + wire lag). The issue's "scenario delays land within 5 ms (p99) of their
  *   scheduled time" is about this part;
  * - time to first event: from the request being sent to its first event.
+ *
+ * bench-chunks' events are artifact updates, which carry no timestamp: its streams give lag and
+ * time to first event only, and wire lag and fidelity come out empty (n = 0, NaN). "Ticks" below are
+ * a scenario's numbered events, status updates or chunks.
  *
  * Phases: all N requests go out at once (the ramp); once every stream has had its first event (or
  * the ramp timeout passed) the client waits `settleMs`, then counts the ticks *scheduled* in the next
@@ -38,9 +43,13 @@ export interface SseJob {
   graceMs: number;
   rampTimeoutMs: number;
   runId: string;
-  /** How many ticks the bench-ticks scenario has. */
+  /** The scenario every stream plays. */
+  scenario: SseScenario;
+  /** How many ticks (status updates or chunks) the scenario has. */
   ticks: number;
 }
+
+export type SseScenario = 'bench-ticks' | 'bench-chunks';
 
 export interface SseResult {
   streams: number;
@@ -55,7 +64,9 @@ export interface SseResult {
   /** Ticks that skipped a number (a lost event), over the whole run. */
   gaps: number;
   lagMs: Summary;
+  /** Empty for bench-chunks: artifact updates carry no timestamp. */
   wireLagMs: Summary;
+  /** Empty for bench-chunks: artifact updates carry no timestamp. */
   fidelityMs: Summary;
   firstEventMs: Summary;
   /** CPU time of this client from the window's start to the end, as a share of one core. */
@@ -63,6 +74,7 @@ export interface SseResult {
   errors: string[];
 }
 
+/** Tick k of a stream is scheduled k × TICK_MS after its task's creation, in either scenario. */
 const TICK_MS = 100;
 
 const job = JSON.parse(process.argv[2] ?? '{}') as SseJob;
@@ -90,28 +102,46 @@ let windowStart = Number.POSITIVE_INFINITY;
 let windowEnd = Number.POSITIVE_INFINITY;
 let windowCpu: NodeJS.CpuUsage | undefined;
 
+interface Frame {
+  task?: { status?: { timestamp?: string } };
+  statusUpdate?: { status?: { timestamp?: string; message?: { parts?: { text?: string }[] } } };
+  artifactUpdate?: { artifact?: { parts?: { text?: string }[] } };
+}
+
+/** The tick a frame is, and the instant the server applied it (NaN when it does not say). */
+type Tick = { k: number; appliedAt: number } | undefined;
+
+function statusTick(data: Frame): Tick {
+  const status = data.statusUpdate?.status;
+  const tick = /^tick (\d+)$/.exec(status?.message?.parts?.[0]?.text ?? '');
+  return status && tick ? { k: Number(tick[1]), appliedAt: Date.parse(status.timestamp ?? '') } : undefined;
+}
+
+function chunkTick(data: Frame): Tick {
+  const chunk = /^chunk (\d+): /.exec(data.artifactUpdate?.artifact?.parts?.[0]?.text ?? '');
+  return chunk ? { k: Number(chunk[1]), appliedAt: Number.NaN } : undefined;
+}
+
+const tickOf = job.scenario === 'bench-chunks' ? chunkTick : statusTick;
+
 function onEvent(state: StreamState, sentAt: number, event: EventSourceMessage): void {
   const at = now();
-  const data = JSON.parse(event.data) as {
-    task?: { status?: { timestamp?: string } };
-    statusUpdate?: { status?: { timestamp?: string; message?: { parts?: { text?: string }[] } } };
-  };
+  const data = JSON.parse(event.data) as Frame;
   if (state.createdAt === undefined) {
     firstEvents.push(at - sentAt);
     state.createdAt = Date.parse(data.task?.status?.timestamp ?? '');
     if (++opened === job.streams) steady();
     return;
   }
-  const status = data.statusUpdate?.status;
-  const tick = /^tick (\d+)$/.exec(status?.message?.parts?.[0]?.text ?? '');
-  if (!status || !tick) return;
-  const k = Number(tick[1]);
+  const tick = tickOf(data);
+  if (!tick) return;
+  const { k, appliedAt } = tick;
   if (k !== state.lastTick + 1) gaps++;
   state.lastTick = k;
   const scheduled = state.createdAt + k * TICK_MS;
   if (scheduled < windowStart || scheduled > windowEnd) return;
-  const appliedAt = Date.parse(status.timestamp ?? '');
   lags.push(at - scheduled);
+  if (Number.isNaN(appliedAt)) return;
   wireLags.push(at - appliedAt);
   fidelities.push(appliedAt - scheduled);
 }
@@ -126,9 +156,9 @@ function openStream(index: number): Promise<void> {
       // messageId), and before 7eeea49 it probed one seed per earlier identical request, so N
       // identical messages cost O(N²) to open (BENCHMARKS.md, "What changed"). Streams are about lag and
       // memory: each one is a first occurrence either way.
-      parts: [{ text: `tick stream ${job.runId}-${index}` }],
-      messageId: `bench-ticks-${job.runId}-${index}`,
-      metadata: { scenario: 'bench-ticks' },
+      parts: [{ text: `${job.scenario === 'bench-ticks' ? 'tick' : 'chunk'} stream ${job.runId}-${index}` }],
+      messageId: `${job.scenario}-${job.runId}-${index}`,
+      metadata: { scenario: job.scenario },
     },
   });
   const sentAt = now();

@@ -1,12 +1,13 @@
 /**
  * One run of an SSE workload on one server: a fresh server at --speed 1 under `node --trace-gc`, a
- * warm-up stream, then bench/sse-client.ts on the load core. During the client's steady window this
- * side samples the server's RSS, CPU time and garbage collections: they explain its lag.
+ * warm-up stream of the workload's scenario, then bench/sse-client.ts on the load core. During the
+ * client's steady window this side samples the server's RSS, CPU time and garbage collections: they
+ * explain its lag.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { SseJob, SseResult } from '../sse-client.js';
+import type { SseJob, SseResult, SseScenario } from '../sse-client.js';
 import type { Bench } from '../lib/family.js';
 import {
   cpuMs,
@@ -55,14 +56,29 @@ function parseGcLine(line: string): GcLine | undefined {
   return { major: kind.startsWith('Mark'), pauseMs: Number(pause), markingMs: Number(marking ?? 0) };
 }
 
-/** How many ticks the bench-ticks scenario in `dir` has. */
-export function ticksIn(dir: string): number {
-  const text = readFileSync(`${dir}/bench-ticks.yaml`, 'utf8');
-  return Math.max(0, ...[...text.matchAll(/['"]tick (\d+)['"]/g)].map((m) => Number(m[1])));
+/** How each scenario numbers its ticks (status updates, chunks) in its file. */
+const TICK_TEXT: Record<SseScenario, RegExp> = {
+  'bench-ticks': /['"]tick (\d+)['"]/g,
+  'bench-chunks': /['"]chunk (\d+): /g,
+};
+const TICK_MS = 100;
+/**
+ * The window ends this long before a stream opened at the ramp's start has its last tick scheduled
+ * (settle 1 s, ramp up to 2 s): bench-chunks lasts 10 s, and a window past its end would count
+ * ticks of fewer and fewer streams. bench-ticks (15 s) keeps its window of up to 8 s.
+ */
+const WINDOW_MARGIN_MS = 3_000;
+
+/** How many ticks the scenario `scenario` in `dir` has. */
+export function ticksIn(dir: string, scenario: SseScenario): number {
+  const file = `${dir}/${scenario}.yaml`;
+  if (!existsSync(file)) throw new Error(`--sse-scenarios ${dir} has no ${scenario}.yaml`);
+  const text = readFileSync(file, 'utf8');
+  return Math.max(0, ...[...text.matchAll(TICK_TEXT[scenario])].map((m) => Number(m[1])));
 }
 
 export async function sseRun(
-  streams: number,
+  { streams, scenario }: { streams: number; scenario: SseScenario },
   kind: ServerKind,
   roundIndex: number,
   bench: Bench,
@@ -71,32 +87,33 @@ export async function sseRun(
   // --trace-gc: the server's collections during the window explain its lag tail.
   let inWindow = false;
   const gcs: GcLine[] = [];
-  const ticks = ticksIn(settings.sseScenarios);
+  const ticks = ticksIn(settings.sseScenarios, scenario);
   const server = await startServer(kind, {
     pin,
     speed: 1,
     scenarioDir: settings.sseScenarios,
     nodeFlags: bench.simulatorFlags,
     traceGc: true,
-    ticks,
+    ...(scenario === 'bench-ticks' ? { ticks } : { chunks: ticks }),
     onLine: (line) => {
       const gc = inWindow ? parseGcLine(line) : undefined;
       if (gc) gcs.push(gc);
     },
   });
   try {
-    await warmStream(server.url, 'bench-ticks', 3);
+    await warmStream(server.url, scenario, 3);
     await sleep(settings.idleSettleMs);
     const baseline = rssBytes(server.pid);
     const overflowsBefore = listenOverflows();
     const job: SseJob = {
       url: server.url,
       streams,
-      windowMs: settings.sseWindowMs,
+      windowMs: Math.max(1_000, Math.min(settings.sseWindowMs, ticks * TICK_MS - WINDOW_MARGIN_MS)),
       settleMs: settings.sseSettleMs,
       graceMs: settings.sseGraceMs,
       rampTimeoutMs: settings.sseRampTimeoutMs,
       runId: `r${roundIndex}`,
+      scenario,
       ticks,
     };
     const client = spawnJob('bench/sse-client.ts', job, { core: LOAD_CORE, pin });

@@ -11,11 +11,12 @@ export const HELP = [
   '  --duration S      seconds per measured run (default 5)',
   '  --rounds N        rounds per workload, servers interleaved (default 2; --quick 1)',
   '  --only NAME,...   workloads by name or prefix: startup, rest-send-c1, rest-send, jsonrpc, rest-get, sse, sse-1000,',
-  '                    sse-append, sse-status, soak, ...',
-  '  --sse-5000        also 5000 concurrent streams',
+  '                    sse-chunks, sse-append, sse-status, soak, ...',
+  '  --sse-5000        also 5000 concurrent streams (sse-5000 of bench-ticks, sse-chunks-5000 of bench-chunks)',
   '  --soak            a virtual day of mixed traffic, RSS sampled after gc() (~1 min; --quick: a virtual hour);',
   '                    alone it runs only the soak, with --only it adds it to those workloads',
-  '  --sse-scenarios D a directory with another bench-ticks.yaml (same form, any number of ticks)',
+  '  --sse-scenarios D a directory with another bench-ticks.yaml and bench-chunks.yaml (same form, any number of',
+  '                    ticks or chunks)',
   '  --cost-streams N  concurrent streams of sse-append and sse-status (default 50, the sdk one per 50; --quick 4)',
   '  --cpu-prof DIR    run every simulator under node --cpu-prof, profiles into DIR',
   '  --json FILE       write the JSON there instead of printing it',
@@ -79,7 +80,8 @@ function settingsFor({ quick, duration, rounds, sseScenarios, costStreams }: Set
     /**
      * SSE: after every stream has had its first event, wait `sseSettleMs`, then count the ticks
      * scheduled in the next `sseWindowMs`, and wait `sseGraceMs` for late ones. The bench-ticks
-     * scenario lasts 15 s, so ramp + settle + window must stay under that: the window is capped at 8 s.
+     * scenario lasts 15 s, so ramp + settle + window must stay under that: the window is capped at 8 s
+     * (bench-chunks lasts 10 s: bench/families/sse-run.ts caps its window at 7 s).
      */
     sseSettleMs: quick ? 300 : 1000,
     sseWindowMs: Math.min(durationSec, 8) * 1000,
