@@ -17,7 +17,7 @@ import { playRounds, type Bench, type Workload, type WorkloadFamily } from '../l
 import { fixed, grouped } from '../lib/format.js';
 import { byKind, SERVER_KINDS, type ServerKind } from '../lib/procs.js';
 import type { Settings } from '../lib/options.js';
-import { medianOf, round, sumOf } from '../lib/stats.js';
+import { maxOf, medianOf, round, sumOf } from '../lib/stats.js';
 import { limitTarget, toTarget, type Target } from '../lib/targets.js';
 import type { SseScenario } from '../sse-client.js';
 import { sseRun, ticksIn, type SseRun } from './sse-run.js';
@@ -66,7 +66,7 @@ function serverSummary(runs: SseRun[]) {
     // status.timestamp − scheduled: how late the server's timers fired, before any delivery.
     fidelityP50Ms: medianOf(runs, (r) => r.fidelityMs.p50, 2),
     fidelityP99Ms: medianOf(runs, (r) => r.fidelityMs.p99, 2),
-    fidelityMaxMs: round(Math.max(...runs.map((r) => r.fidelityMs.max)), 1),
+    fidelityMaxMs: maxOf(runs, (r) => r.fidelityMs.max, 1),
     firstEventP50Ms: medianOf(runs, (r) => r.firstEventMs.p50, 1),
     firstEventP99Ms: medianOf(runs, (r) => r.firstEventMs.p99, 1),
     rssPerStreamKB: medianOf(runs, (r) => (r.rssPerStreamBytes ?? Number.NaN) / 1024, 1),
@@ -74,7 +74,7 @@ function serverSummary(runs: SseRun[]) {
     // Ticks: the scenario's numbered events, status updates (bench-ticks) or chunks (bench-chunks).
     ticksReceived: sumOf(runs, (r) => r.ticksReceived),
     ticksScheduled: sumOf(runs, (r) => r.ticksScheduled),
-    lagMaxMs: round(Math.max(...runs.map((r) => r.lagMs.max)), 1),
+    lagMaxMs: maxOf(runs, (r) => r.lagMs.max, 1),
     openedStreams: sumOf(runs, (r) => r.opened),
     failedStreams: sumOf(runs, (r) => r.failed),
     listenOverflows: sumOf(runs, (r) => r.listenOverflowsDuringRamp),

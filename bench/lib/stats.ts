@@ -43,6 +43,16 @@ export function medianOf<T>(rounds: T[], pick: (round: T) => number | null | und
   return round(median(rounds.map((r) => pick(r) ?? Number.NaN)), digits);
 }
 
+/**
+ * The largest of one figure over a workload's rounds (a missing one is left out), rounded to
+ * `digits`; null when every round's is missing. A figure that went through JSON as NaN comes back
+ * null, which Math.max would take for 0.
+ */
+export function maxOf<T>(rounds: T[], pick: (round: T) => number | null | undefined, digits: number) {
+  const finite = rounds.map(pick).filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
+  return round(finite.length ? Math.max(...finite) : Number.NaN, digits);
+}
+
 /** The sum of one count over a workload's rounds (a missing one counts 0). */
 export function sumOf<T>(rounds: T[], pick: (round: T) => number | null | undefined): number {
   return rounds.reduce((total, r) => total + (pick(r) ?? 0), 0);

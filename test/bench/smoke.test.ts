@@ -99,6 +99,7 @@ describe('npm run bench -- --quick', () => {
         if (workload.scenario === 'bench-chunks') {
           // Artifact updates carry no timestamp: no wire lag or timer fidelity, and no figure made up.
           expect(sim.fidelityP99Ms, `${name}: timing fidelity`).toBeNull();
+          expect(sim.fidelityMaxMs, `${name}: timing fidelity, max`).toBeNull();
           expect(sim.wireLagP99Ms, `${name}: wire lag`).toBeNull();
           expect(workload.scenarioTicks, `${name}: chunks in the scenario`).toBe(100);
         } else {
