@@ -26,7 +26,10 @@ function explainUnknown(message: string): string {
   return unknown[1]!
     .split(', ')
     .map((name) => {
-      const variable = `A2A_SIM_${name.replace(/[A-Z]/g, (c) => `_${c}`).replace(/-/g, '_').toUpperCase()}`;
+      const variable = `A2A_SIM_${name
+        .replace(/[A-Z]/g, (c) => `_${c}`)
+        .replace(/-/g, '_')
+        .toUpperCase()}`;
       return variable in process.env
         ? `Unknown environment variable: ${variable} (A2A_SIM_* variables set options; this one names none)`
         : `Unknown argument: ${name}`;
@@ -54,7 +57,9 @@ await cli
   .strict()
   // A mistake in the command line or a setting ends the run with a message, not a stack trace.
   .fail((message, error) => {
-    process.stderr.write(`a2a-sim: ${explainUnknown(error?.message ?? message)}\nRun "a2a-sim --help" for the options.\n`);
+    process.stderr.write(
+      `a2a-sim: ${explainUnknown(error?.message ?? message)}\nRun "a2a-sim --help" for the options.\n`,
+    );
     process.exit(2);
   })
   .version(VERSION)
