@@ -4,7 +4,7 @@
  * whatever else runs meanwhile (in other tenants and workspaces too). Asking the same question
  * again gets the next occurrence: counted, so the thousandth repeat costs what the first does.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Scope } from '../domain/scope.js';
 import type { Message } from '../domain/types.js';
 import { Random } from '../lib/random.js';
@@ -33,10 +33,11 @@ export class TaskSeeds {
   ) {}
 
   claim(scenarioId: string, message: Message, scope: Scope): TaskSeed {
-    const digest = createHash('sha256')
-      .update(JSON.stringify([scope.key, message.contextId ?? '', message.parts]))
-      .digest('base64url')
-      .slice(0, 16);
+    const digest = hash(
+      'sha256',
+      JSON.stringify([scope.key, message.contextId ?? '', message.parts]),
+      'base64url',
+    ).slice(0, 16);
     const base = `${this.rootSeed}/${scenarioId}/${digest}`;
     // The count only saves work: forgetting it (to bound memory) falls back to probing the store.
     const counted = this.occurrences.get(base);
