@@ -9,7 +9,7 @@
 import { createRequire } from 'node:module';
 import type { AgentCardOptions, CardFormat } from './bindings/agent-card.js';
 import type { Clock } from './lib/clock.js';
-import type { LogLevel, Logger } from './lib/log.js';
+import type { LogFormat, LogLevel, Logger } from './lib/log.js';
 
 /**
  * A duration option: milliseconds as a number, or as flags and files write it (`500ms`, `15s`,
@@ -122,6 +122,11 @@ export interface SimulatorOptions {
    */
   gatewayPrefix?: string;
   logLevel?: LogLevel;
+  /**
+   * `pretty` (a readable line per record) or `json` (JSON lines, for CI and log shippers). Default:
+   * `pretty` when stderr is a terminal, `json` otherwise.
+   */
+  logFormat?: LogFormat;
   /** Replaces the stderr logger, e.g. to collect warnings in a test. */
   logger?: Logger;
   /**

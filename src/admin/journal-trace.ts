@@ -76,6 +76,7 @@ export function journalRequests(
       if (res.headersSent) entry.streamed ??= false;
       entry.durationMs = clock.now() - started;
       if (entry.streamed) streamEvent('stream:closed');
+      journal.complete(entry);
     });
     // As it arrived: the entry fills in later, and an event in the bus history must not change after
     // the fact (the live feed and a replay of it would disagree).

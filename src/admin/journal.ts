@@ -43,6 +43,18 @@ export interface JournalQuery {
 }
 
 export class RequestJournal extends RingLog<JournalEntry> {
+  private readonly completed: ((entry: JournalEntry) => void)[] = [];
+
+  /** Called with each entry once its response is done (a stream's, when the stream ends). */
+  onComplete(listener: (entry: JournalEntry) => void): void {
+    this.completed.push(listener);
+  }
+
+  /** The entry's response is done: it is filled in for good. */
+  complete(entry: JournalEntry): void {
+    for (const listener of this.completed) listener(entry);
+  }
+
   list(query: JournalQuery = {}): JournalEntry[] {
     return this.filter(
       (e) =>

@@ -9,9 +9,8 @@ import { CARD_FORMATS } from '../bindings/agent-card.js';
 import { DEFAULTS } from '../config.js';
 import { formatBytes } from '../lib/bytes.js';
 import { formatDuration } from '../lib/duration.js';
+import { LOG_FORMATS, LOG_LEVELS } from '../lib/log.js';
 import { apiKeysValue, durationValue, numberValue, sizeValue } from './values.js';
-
-const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'debug'] as const;
 
 export function withScenarioOptions<T>(yargs: Argv<T>) {
   return yargs
@@ -85,7 +84,14 @@ export function withServerOptions<T>(yargs: Argv<T>) {
         requiresArg: true,
         choices: LOG_LEVELS,
         default: DEFAULTS.logLevel,
-        describe: 'How much the simulator logs to stderr',
+        describe: 'How much the simulator logs to stderr: a line per request at info',
+        group: 'Server:',
+      })
+      .option('log-format', {
+        type: 'string',
+        requiresArg: true,
+        choices: LOG_FORMATS,
+        describe: 'Log lines as pretty text or JSON [default: pretty on a terminal, json otherwise]',
         group: 'Server:',
       })
       .option('seed', {

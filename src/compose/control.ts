@@ -5,6 +5,7 @@
 import { agentSummary } from '../agents/load.js';
 import { SimEventBus, type SimEventBody } from '../admin/events.js';
 import { RequestJournal } from '../admin/journal.js';
+import { logRequest } from '../admin/request-log.js';
 import type { ControlPlane } from '../admin/routes.js';
 import { VERSION } from '../config.js';
 import { placeOf } from '../domain/scope.js';
@@ -30,12 +31,14 @@ export function composeControl(
     events.publish(taskEventBody, record, event);
   });
   faults.onRecord((fault) => events.publish({ type: 'chaos:fault', fault }));
+  const journal = new RequestJournal(settings.journalSize);
+  journal.onComplete((entry) => logRequest(settings.logger, entry, (id) => store.find(id)?.scenarioId));
   deliveries.onRecord((delivery) => events.publish({ type: 'push:attempt', delivery }));
   return {
     clock,
     store,
     events,
-    journal: new RequestJournal(settings.journalSize),
+    journal,
     faults,
     deliveries,
     chaos: shared.chaos,

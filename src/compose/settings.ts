@@ -64,7 +64,12 @@ export function resolveSettings(options: SimulatorOptions): Settings {
     seed: options.seed ?? DEFAULTS.seed,
     speed: options.speed ?? DEFAULTS.speed,
     clock: options.clock ?? new RealClock(),
-    logger: options.logger ?? createLogger(options.logLevel ?? DEFAULTS.logLevel),
+    logger:
+      options.logger ??
+      createLogger({
+        level: options.logLevel ?? DEFAULTS.logLevel,
+        ...(options.logFormat && { format: options.logFormat }),
+      }),
     strictVersion: options.strictVersion ?? DEFAULTS.strictVersion,
     closeStreamOnAuthRequired: options.closeStreamOnAuthRequired ?? DEFAULTS.closeStreamOnAuthRequired,
     keepAlive: ms('keepAlive', options.keepAlive ?? options.keepAliveMs ?? DEFAULTS.keepAlive),

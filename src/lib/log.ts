@@ -1,37 +1,94 @@
-/** A minimal leveled logger on stderr: the simulator's own diagnostics, never protocol output. */
+/**
+ * The simulator's log, on stderr: a line per request and per stream's end, push deliveries, chaos
+ * faults and its own diagnostics, each with its time. pino writes it: as JSON lines (`json`, for CI
+ * and log shippers) or as readable lines (`pretty`, the default on a terminal). Never protocol
+ * output: stdout carries only what a command prints.
+ */
+import { pino, type DestinationStream } from 'pino';
 
 export type LogLevel = 'silent' | 'error' | 'warn' | 'info' | 'debug';
+export const LOG_LEVELS: readonly LogLevel[] = ['silent', 'error', 'warn', 'info', 'debug'];
 
-const RANK: Readonly<Record<LogLevel, number>> = Object.freeze({
-  silent: 0,
-  error: 1,
-  warn: 2,
-  info: 3,
-  debug: 4,
-});
+export type LogFormat = 'pretty' | 'json';
+export const LOG_FORMATS: readonly LogFormat[] = ['pretty', 'json'];
+
+/** Structured details of a record: JSON members in `json`, `key=value` pairs in `pretty`. */
+export type LogFields = Readonly<Record<string, string | number | boolean | readonly number[] | undefined>>;
 
 export interface Logger {
   error(message: string, error?: unknown): void;
-  warn(message: string): void;
-  info(message: string): void;
-  debug(message: string): void;
+  warn(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  debug(message: string, fields?: LogFields): void;
+  /** Whether a record at `level` is written: a caller skips building what nobody reads. */
+  isEnabled?(level: Exclude<LogLevel, 'silent'>): boolean;
 }
 
-export function createLogger(
-  level: LogLevel,
-  write: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
-): Logger {
-  const at = (wanted: LogLevel, line: string) => {
-    if (RANK[wanted] <= RANK[level]) write(line);
-  };
+export interface LoggerOptions {
+  level: LogLevel;
+  /** Default: `pretty` when stderr is a terminal, `json` otherwise. */
+  format?: LogFormat;
+  /** Where each line goes (without its newline); default: stderr. */
+  write?: (line: string) => void;
+}
+
+/** The default format for this process: readable on a terminal, JSON lines in a pipe or a file. */
+export function defaultLogFormat(): LogFormat {
+  return process.stderr.isTTY ? 'pretty' : 'json';
+}
+
+export function createLogger({ level, format = defaultLogFormat(), write }: LoggerOptions): Logger {
+  const lines = write ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const destination: DestinationStream =
+    format === 'pretty'
+      ? { write: (json: string) => lines(prettyLine(json)) }
+      : write
+        ? { write: (json: string) => write(json.endsWith('\n') ? json.slice(0, -1) : json) }
+        : pino.destination({ fd: 2, sync: false });
+  const log = pino(
+    {
+      level,
+      base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    destination,
+  );
+  // The async stderr stream holds what it has not written yet: written out before the process ends.
+  if (!write && format === 'json') process.once('exit', () => log.flush());
   return {
     error: (message, error) =>
-      at(
-        'error',
-        error instanceof Error && error.stack ? `error: ${message}\n${error.stack}` : `error: ${message}`,
-      ),
-    warn: (message) => at('warn', `warn: ${message}`),
-    info: (message) => at('info', message),
-    debug: (message) => at('debug', `debug: ${message}`),
+      error instanceof Error ? log.error({ err: error }, message) : log.error(message),
+    warn: (message, fields) => (fields ? log.warn(fields, message) : log.warn(message)),
+    info: (message, fields) => (fields ? log.info(fields, message) : log.info(message)),
+    debug: (message, fields) => (fields ? log.debug(fields, message) : log.debug(message)),
+    isEnabled: (wanted) => log.isLevelEnabled(wanted),
   };
+}
+
+const LEVEL_TAGS: Readonly<Record<string, string>> = {
+  error: 'ERROR',
+  warn: 'WARN ',
+  info: 'INFO ',
+  debug: 'DEBUG',
+};
+
+/**
+ * One pino JSON line as `12:00:01.234 INFO  message key=value …`, and an error's stack under it.
+ * Only terminals get this format, so parsing the line again costs nothing that matters.
+ */
+export function prettyLine(json: string): string {
+  const { time, level, msg, err, ...fields } = JSON.parse(json) as Record<string, unknown> & {
+    err?: { stack?: string; message?: string };
+  };
+  const clock = typeof time === 'string' ? time.slice(11, 23) : '';
+  const details = Object.entries(fields)
+    .map(
+      ([key, value]) =>
+        `${key}=${typeof value === 'string' && !/\s/.test(value) ? value : JSON.stringify(value)}`,
+    )
+    .join(' ');
+  const head = `${clock} ${LEVEL_TAGS[String(level)] ?? String(level)} ${String(msg ?? '')}`;
+  const line = details ? `${head}  ${details}` : head;
+  return err ? `${line}\n${err.stack ?? err.message ?? ''}` : line;
 }

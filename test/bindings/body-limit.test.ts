@@ -15,7 +15,10 @@ const LIMIT = 1024;
 const logged: string[] = [];
 let t: TestSim;
 beforeAll(async () => {
-  t = await startSim({ maxBodyBytes: LIMIT, logger: createLogger('error', (line) => logged.push(line)) });
+  t = await startSim({
+    maxBodyBytes: LIMIT,
+    logger: createLogger({ level: 'error', format: 'pretty', write: (line) => logged.push(line) }),
+  });
 });
 afterAll(() => t.close());
 

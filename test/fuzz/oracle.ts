@@ -45,7 +45,7 @@ export interface Target {
 
 /** A logger that keeps what the simulator reports as its own bugs. */
 export function bugLogger(into: string[]): Logger {
-  return createLogger('error', (line) => into.push(line));
+  return createLogger({ level: 'error', format: 'pretty', write: (line) => into.push(line) });
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });

@@ -23,6 +23,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       maxBodyBytes: argv.maxBodyBytes,
       keepAlive: argv.keepAlive,
       logLevel: argv.logLevel,
+      ...(argv.logFormat !== undefined && { logFormat: argv.logFormat }),
       ...(argv.publicUrl !== undefined && { publicUrl: argv.publicUrl }),
       ...(argv.apiKeys !== undefined && { apiKeys: argv.apiKeys }),
       gatewayPrefix: argv.gatewayPrefix,
