@@ -10,6 +10,7 @@ import { loadChaosDirs } from '../chaos/catalog.js';
 import type { RawChaosProfile } from '../chaos/profile.js';
 import { chaosTextProblem, scenarioChaos } from '../chaos/scenario-chaos.js';
 import type { Timer } from '../lib/clock.js';
+import type { Logger } from '../lib/log.js';
 import { formatIssue, loadScenarioDirs, type ScenarioIssue } from '../scenario/load.js';
 import type { Scenario } from '../scenario/model.js';
 import type { Settings } from './settings.js';
@@ -66,8 +67,7 @@ export async function loadCatalog(settings: Settings): Promise<Catalog> {
       previous: (file) => previous.get(file),
       checkChaos: chaosTextProblem,
     });
-    for (const issue of fresh.issues)
-      logger.warn(`scenario kept at its previous version: ${formatIssue(issue)}`);
+    reportReload(logger, previous, fresh);
     scenarios = fresh.scenarios;
     issues = fresh.issues;
     for (const listener of listeners) listener(scenarios);
@@ -101,6 +101,30 @@ export async function loadCatalog(settings: Settings): Promise<Catalog> {
       };
     },
   };
+}
+
+/**
+ * What a reload changed, file by file: a broken file that loaded before keeps that version, one
+ * that never loaded is skipped, and files that came or went are named.
+ */
+function reportReload(
+  logger: Logger,
+  previous: ReadonlyMap<string, Scenario>,
+  fresh: { scenarios: readonly Scenario[]; issues: readonly ScenarioIssue[] },
+): void {
+  const broken = new Set(fresh.issues.map((issue) => issue.file));
+  for (const issue of fresh.issues) {
+    const what = previous.has(issue.file) ? 'scenario kept at its previous version' : 'scenario skipped';
+    logger.warn(`${what}: ${formatIssue(issue)}`);
+  }
+  const files = new Set(fresh.scenarios.map((s) => s.file));
+  for (const scenario of fresh.scenarios) {
+    if (!previous.has(scenario.file)) logger.info(`scenario added: ${scenario.id} (${scenario.file})`);
+  }
+  for (const [file, scenario] of previous) {
+    if (!files.has(file) && !broken.has(file)) logger.info(`scenario removed: ${scenario.id} (${file})`);
+  }
+  logger.info(`scenarios reloaded: ${fresh.scenarios.length} served`);
 }
 
 /** A directory the caller named must be there: a typo must not silently serve something else. */

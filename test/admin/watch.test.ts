@@ -6,6 +6,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/lib/log.js';
 import { flushIo, startSim, type TestSim } from '../helpers/sim.js';
 import { admin } from '../helpers/wire.js';
 import { restSend, tempDir } from './helpers.js';
@@ -15,10 +16,17 @@ const scenario = (keyword: string, text: string) =>
 
 let t: TestSim;
 let dir: string;
+/** What the simulator logged, a line each. */
+const logged: string[] = [];
+const loggedAbout = (file: string) => logged.filter((line) => line.includes(file));
 beforeAll(async () => {
   dir = await tempDir('watch');
   await writeFile(join(dir, 'ping.yaml'), scenario('ping', 'pong v1'));
-  t = await startSim({ scenarioDirs: [dir], watch: true });
+  t = await startSim({
+    scenarioDirs: [dir],
+    watch: true,
+    logger: createLogger({ level: 'info', format: 'pretty', write: (line) => logged.push(line) }),
+  });
 });
 afterAll(async () => {
   await t.close();
@@ -61,6 +69,9 @@ describe('--watch', () => {
     t.clock.advance(1);
     await untilReloaded(() => loaded().includes('watched'));
     expect(await answer('watched it', 'w-1')).toBe('Seen by --watch');
+    expect(loggedAbout('watched.yaml')).toEqual([
+      expect.stringMatching(/INFO  scenario added: watched \(.*watched\.yaml\)$/),
+    ]);
     expect((await admin(t, 'GET', '/scenarios')).body.scenarios.map((s: any) => s.id)).toContain('watched');
   });
 
@@ -78,5 +89,17 @@ describe('--watch', () => {
     expect(issues).toContainEqual(expect.stringMatching(/ping\.yaml.*steps\[0\]/));
     expect(issues.every((issue: string) => issue.includes('ping.yaml'))).toBe(true);
     expect(await answer('ping', 'w-3')).toBe('pong v2');
+  });
+
+  it('says a new file that does not load is skipped, not kept at a version it never had', async () => {
+    await writeFile(join(dir, 'fresh.yaml'), 'steps:\n  - status: freshening\n');
+    await untilArmed();
+    await untilReloaded(() => loggedAbout('fresh.yaml').length > 0);
+    const lines = loggedAbout('fresh.yaml');
+    expect(lines.every((line) => /WARN  scenario skipped: .*fresh\.yaml/.test(line))).toBe(true);
+    expect(lines).toContainEqual(expect.stringMatching(/fresh\.yaml.*steps\[0\]/));
+    expect(logged.filter((line) => line.includes('kept at its previous version'))).not.toContainEqual(
+      expect.stringContaining('fresh.yaml'),
+    );
   });
 });
