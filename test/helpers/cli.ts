@@ -42,9 +42,12 @@ export function serveRefused(args: string[], env: Record<string, string> = {}): 
   });
 }
 
-/** Starts `serve`, resolving with the URL from its banner once it listens. */
-export function serve(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env } });
+/**
+ * Starts `serve`, resolving with the URL from its banner once it listens; `cli` runs another copy
+ * of the built CLI (the Docker image's layout, say).
+ */
+export function serve(args: string[], env: Record<string, string> = {}, cli = CLI) {
+  const child = spawn(process.execPath, [cli, ...args], { env: { ...process.env, ...env } });
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
