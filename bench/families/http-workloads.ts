@@ -15,6 +15,8 @@ export interface HttpWorkload extends Workload {
   body?: string;
   /** A message:send: the 2.0× sdk / p99 ≤ sdk / 1.0× express (and stretch 0.5× node) targets apply. */
   isSend: boolean;
+  /** The simulator's `--log-level` for this workload (the comparators log nothing either way). */
+  simulatorLogLevel?: 'silent';
   /** Measured to explain another row; no target. */
   diagnostic?: boolean;
   /** Why an answer is not the completed task expected, or undefined when it is. */
@@ -61,6 +63,16 @@ export const HTTP_WORKLOADS: HttpWorkload[] = [
     name: 'rest-send-distinct-c64',
     description: 'diagnostic: rest-send-c64 with a distinct text per request (still the weather scenario)',
     body: JSON.stringify({ message: { ...V1_MESSAGE, parts: [{ text: `${WEATHER} #[<id>]` }] } }),
+    isSend: false,
+    diagnostic: true,
+  },
+  {
+    // Not a target: rest-send-c64 with the simulator's log off, to show what a line per request
+    // costs (within 5 % is the aim; BENCHMARKS.md).
+    ...restSend(64),
+    name: 'rest-send-c64-unlogged',
+    description: 'diagnostic: rest-send-c64 with the simulator at --log-level silent',
+    simulatorLogLevel: 'silent',
     isSend: false,
     diagnostic: true,
   },

@@ -50,7 +50,8 @@ function loadGenerator(pin: boolean): LineWorker {
 }
 
 /** --quick only: one server per kind for every HTTP workload, to keep the smoke test short. */
-const sharedServers = new Map<ServerKind, ServerHandle>();
+/** Servers kept from one workload to the next (--quick), by kind and the simulator's log level. */
+const sharedServers = new Map<string, ServerHandle>();
 
 function sendInit(workload: HttpWorkload): RequestInit {
   return {
@@ -62,10 +63,12 @@ function sendInit(workload: HttpWorkload): RequestInit {
 
 async function httpRun(workload: HttpWorkload, kind: ServerKind, bench: Bench): Promise<HttpRun> {
   const { settings, pin } = bench;
-  let server = sharedServers.get(kind);
+  const logLevel = kind === 'simulator' ? workload.simulatorLogLevel : undefined;
+  const key = logLevel ? `${kind}:${logLevel}` : kind;
+  let server = sharedServers.get(key);
   if (!server) {
-    server = await startServer(kind, { pin, nodeFlags: bench.simulatorFlags });
-    if (settings.reuseServers) sharedServers.set(kind, server);
+    server = await startServer(kind, { pin, nodeFlags: bench.simulatorFlags, ...(logLevel && { logLevel }) });
+    if (settings.reuseServers) sharedServers.set(key, server);
   }
   try {
     let path = workload.path;

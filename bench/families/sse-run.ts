@@ -92,6 +92,9 @@ export async function sseRun(
     pin,
     speed: 1,
     scenarioDir: settings.sseScenarios,
+    // 5,000 streams of 100-150 events hold some 300 MB of task data by the store's estimate, more
+    // than the default budget (sized for a 512 MB container) admits: past it, new streams get 429.
+    maxStoreBytes: '1GiB',
     nodeFlags: bench.simulatorFlags,
     traceGc: true,
     ...(scenario === 'bench-ticks' ? { ticks } : { chunks: ticks }),

@@ -141,6 +141,10 @@ export interface ServerOptions {
   speed?: number;
   /** Simulator only: an extra scenario directory. */
   scenarioDir?: string;
+  /** Simulator only: `--max-store-bytes`, for runs that hold more events than the default budget. */
+  maxStoreBytes?: string;
+  /** Simulator only: `--log-level`; by default it logs as it does for every user (a line per request). */
+  logLevel?: 'silent';
   /** Simulator only: flags for node itself, e.g. `--cpu-prof`. */
   nodeFlags?: string[];
   /** Every kind: `node --trace-gc`, whose lines come to `onLine`. */
@@ -174,9 +178,9 @@ export function serverArgv(kind: ServerKind, options: ServerOptions): string[] {
         '0',
         '--speed',
         String(options.speed ?? 0),
-        '--log-level',
-        'silent',
+        ...(options.logLevel ? ['--log-level', options.logLevel] : []),
         ...(options.scenarioDir ? ['-s', options.scenarioDir] : []),
+        ...(options.maxStoreBytes ? ['--max-store-bytes', options.maxStoreBytes] : []),
       ];
     case 'sdk':
     case 'express':

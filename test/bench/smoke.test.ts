@@ -54,6 +54,7 @@ describe('npm run bench -- --quick', () => {
         'rest-send-c1',
         'rest-send-c16',
         'rest-send-c64',
+        'rest-send-c64-unlogged',
         'rest-send-distinct-c64',
         'jsonrpc-v1-send-c64',
         'jsonrpc-v03-send-c64',
