@@ -29,7 +29,7 @@ export function logRequest(logger: Logger, entry: JournalEntry, scenarioOf: Scen
     scenario: entry.taskId === undefined ? undefined : scenarioOf(entry.taskId),
     status,
     durationMs,
-    streamed,
+    streamed: streamed === true ? true : undefined,
     faults: entry.faults.length > 0 ? entry.faults : undefined,
   };
   logger.info(`${method} ${path} ${answer}`, fields);
