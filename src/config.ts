@@ -6,6 +6,7 @@
  * `--max-events-per-task` is `retention.maxEventsPerTask`), and durations take the same units
  * everywhere (`500ms`, `15s`, `24h`, or milliseconds as a number).
  */
+import type { InlineScenario } from './scenario/inline.js';
 import { createRequire } from 'node:module';
 import type { AgentCardOptions, CardFormat } from './bindings/agent-card.js';
 import type { Clock } from './lib/clock.js';
@@ -55,6 +56,12 @@ export interface SimulatorOptions {
   host?: string;
   /** Extra scenario directories, tried before the built-ins (a same-named file replaces a built-in). */
   scenarioDirs?: string[];
+  /**
+   * Scenarios written in code, tried before every file: objects with an `id` and a scenario file's
+   * fields, or YAML text with an `id:` line. One that does not load stops the start with every problem.
+   * @example scenarios: [{ id: 'slow-weather', match: [{ keywords: ['weather'] }], steps: [{ status: 'completed', after: '2s' }] }]
+   */
+  scenarios?: InlineScenario[];
   /** Load the scenarios shipped with the simulator. Default true. */
   builtinScenarios?: boolean;
   /** Root seed: ids, content and timings of every task derive from it. Default "a2a-sim". */

@@ -26,6 +26,7 @@ import type { Clock } from './lib/clock.js';
 import type { Logger } from './lib/log.js';
 import type { DeliveryLog } from './push/delivery-log.js';
 import type { TaskService } from './runtime/api.js';
+import type { InlineScenario } from './scenario/inline.js';
 import type { ScenarioIssue } from './scenario/load.js';
 import { answerUnroutable, buildHttp } from './server.js';
 import type { TaskStore } from './store/task-store.js';
@@ -76,6 +77,15 @@ export interface Simulator {
   journal: Pick<RequestJournal, 'list'>;
   /** Everything that happens, as it happens (what the live feed streams). */
   events: Pick<SimEventBus, 'history' | 'subscribe'>;
+  /**
+   * Puts scenarios ahead of every other for the rest of the run or until {@link resetScenarios}
+   * (as MSW's `server.use()`), replacing any with the same id; rejects, with every problem, when one
+   * does not load.
+   * @example await sim.use({ id: 'slow-weather', match: [{ keywords: ['weather'] }], steps: [{ status: 'completed', after: '30s' }] });
+   */
+  use(...scenarios: InlineScenario[]): Promise<void>;
+  /** Forgets every scenario {@link use} added (as MSW's `resetHandlers()`). */
+  resetScenarios(): void;
   /** Re-reads the scenario directories; a broken file keeps its previous version. */
   reload(): Promise<{ issues: ScenarioIssue[] }>;
   /** Problems found while loading scenarios, agents and chaos profiles; the broken files were skipped. */
@@ -133,6 +143,8 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     journal: plane.journal,
     events: plane.events,
     reload: () => catalog.reload(),
+    use: (...scenarios) => catalog.use(scenarios),
+    resetScenarios: () => catalog.resetScenarios(),
     issues: [...catalog.issues],
     logger: settings.logger,
     close: () =>
@@ -173,6 +185,8 @@ function urlOf(server: Server, host: string): string {
 export { VirtualClock, RealClock, type Clock } from './lib/clock.js';
 export { DEFAULTS, VERSION, type Duration, type SimulatorOptions } from './config.js';
 export { formatIssue, loadScenarioFile, type ScenarioIssue } from './scenario/load.js';
+export type { InlineScenario } from './scenario/inline.js';
+export { drive, waitForTask } from './testing.js';
 export type { AgentDefinition } from './agents/load.js';
 export type { Scenario } from './scenario/model.js';
 export type { TaskService, CallContext } from './runtime/api.js';

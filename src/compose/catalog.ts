@@ -12,6 +12,7 @@ import { chaosTextProblem, scenarioChaos } from '../chaos/scenario-chaos.js';
 import type { Timer } from '../lib/clock.js';
 import type { Logger } from '../lib/log.js';
 import { formatIssue, loadScenarioDirs, type ScenarioIssue } from '../scenario/load.js';
+import { parseInlineScenario, type InlineScenario } from '../scenario/inline.js';
 import type { Scenario } from '../scenario/model.js';
 import type { Settings } from './settings.js';
 
@@ -27,7 +28,14 @@ export interface Catalog {
    * matching order, ahead of a built-in it overrides), so a typo mid-demo changes nothing.
    */
   reload(): Promise<{ issues: ScenarioIssue[] }>;
-  /** Calls `listener` with the scenarios after each reload. */
+  /**
+   * Puts scenarios ahead of every other (a test's own, as MSW's `server.use()` does), replacing any
+   * with the same id. Refuses them all, with every problem, when one does not load.
+   */
+  use(sources: readonly InlineScenario[]): Promise<void>;
+  /** Forgets what {@link use} added: the options' and the files' scenarios again. */
+  resetScenarios(): void;
+  /** Calls `listener` with the scenarios after each reload, `use` and reset. */
   onReload(listener: (scenarios: readonly Scenario[]) => void): void;
   /** With `--watch`: reloads once edits settle. Returns what stops watching. */
   watch(): () => void;
@@ -57,20 +65,28 @@ export async function loadCatalog(settings: Settings): Promise<Catalog> {
     }
   }
 
-  let scenarios: readonly Scenario[] = loaded.scenarios;
+  // Tried in this order, the first of an id winning: use()'s, the options', the files'.
+  const inline = await parseAll(settings.inlineScenarios);
+  let added: readonly Scenario[] = [];
+  let files: readonly Scenario[] = loaded.scenarios;
+  let scenarios = firstOfEachId(added, inline, files);
   let issues: readonly ScenarioIssue[] = [...loaded.issues, ...definitions.issues, ...chaos.issues];
   const listeners: ((scenarios: readonly Scenario[]) => void)[] = [];
+  const serve = () => {
+    scenarios = firstOfEachId(added, inline, files);
+    for (const listener of listeners) listener(scenarios);
+  };
 
   const reload = async () => {
-    const previous = new Map(scenarios.map((s) => [s.file, s]));
+    const previous = new Map(files.map((s) => [s.file, s]));
     const fresh = await loadScenarioDirs(dirs, {
       previous: (file) => previous.get(file),
       checkChaos: chaosTextProblem,
     });
     reportReload(logger, previous, fresh);
-    scenarios = fresh.scenarios;
+    files = fresh.scenarios;
     issues = fresh.issues;
-    for (const listener of listeners) listener(scenarios);
+    serve();
     return { issues: fresh.issues };
   };
 
@@ -84,6 +100,15 @@ export async function loadCatalog(settings: Settings): Promise<Catalog> {
       return issues;
     },
     reload,
+    async use(sources) {
+      const fresh = await parseAll(sources);
+      added = firstOfEachId(fresh, added);
+      serve();
+    },
+    resetScenarios() {
+      added = [];
+      serve();
+    },
     onReload: (listener) => listeners.push(listener),
     watch() {
       let settling: Timer | undefined;
@@ -101,6 +126,35 @@ export async function loadCatalog(settings: Settings): Promise<Catalog> {
       };
     },
   };
+}
+
+/** Inline scenarios, compiled; one that does not load is an error, with every problem found. */
+async function parseAll(sources: readonly InlineScenario[]): Promise<Scenario[]> {
+  const scenarios: Scenario[] = [];
+  const issues: ScenarioIssue[] = [];
+  for (const source of sources) {
+    const result = await parseInlineScenario(source, chaosTextProblem);
+    issues.push(...result.issues);
+    if (result.scenario) scenarios.push(result.scenario);
+  }
+  if (issues.length > 0) {
+    throw new Error(
+      `Failed to load the inline scenarios:\n${issues.map((i) => `  ${formatIssue(i)}`).join('\n')}`,
+    );
+  }
+  return scenarios;
+}
+
+/** The lists in order of precedence, each id kept where it first appears. */
+function firstOfEachId(...lists: (readonly Scenario[])[]): Scenario[] {
+  const seen = new Set<string>();
+  const merged: Scenario[] = [];
+  for (const scenario of lists.flat()) {
+    if (seen.has(scenario.id)) continue;
+    seen.add(scenario.id);
+    merged.push(scenario);
+  }
+  return merged;
 }
 
 /**

@@ -3,6 +3,7 @@
  * the one place where defaults meet options (config.ts writes them, this reads them), and where
  * the old option names still arrive.
  */
+import type { InlineScenario } from '../scenario/inline.js';
 import type { AgentCardOptions } from '../bindings/agent-card.js';
 import { DEFAULTS, type Duration, type SimulatorOptions } from '../config.js';
 import { RealClock, type Clock } from '../lib/clock.js';
@@ -18,6 +19,8 @@ export interface Settings {
   dirs: string[];
   /** The user's directories alone: each must exist. */
   userDirs: string[];
+  /** Scenarios given in code, tried before the files'. */
+  inlineScenarios: readonly InlineScenario[];
   seed: string;
   speed: number;
   clock: Clock;
@@ -61,6 +64,7 @@ export function resolveSettings(options: SimulatorOptions): Settings {
     host: options.host ?? DEFAULTS.host,
     dirs: [...userDirs, ...(builtins ? [BUILTIN_SCENARIO_DIR] : [])],
     userDirs,
+    inlineScenarios: options.scenarios ?? [],
     seed: options.seed ?? DEFAULTS.seed,
     speed: options.speed ?? DEFAULTS.speed,
     clock: options.clock ?? new RealClock(),

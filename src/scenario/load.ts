@@ -26,7 +26,8 @@ export const BUILTIN_SCENARIO_DIR = fileURLToPath(new URL('../../scenarios', imp
 const SCENARIO_FILE = /\.(ya?ml|json)$/i;
 /** Files that sit beside scenarios but are something else: JSON Schemas and agent definitions. */
 const NOT_A_SCENARIO = /\.schema\.json$|\.(agent|chaos)\.(ya?ml|json)$/i;
-const SCENARIO_ID = /^[A-Za-z0-9][\w.-]*$/;
+/** What a scenario id may be: a file name without its extension, or an inline scenario's `id`. */
+export const SCENARIO_ID = /^[A-Za-z0-9][\w.-]*$/;
 
 export function scenarioIdOf(file: string): string {
   return path.basename(file).replace(SCENARIO_FILE, '');

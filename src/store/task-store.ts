@@ -99,7 +99,8 @@ export class TaskStore {
   private statusCounter = 0;
   private heldBytes = 0;
   private readonly evictionListeners: ((record: TaskRecord) => void)[] = [];
-  private readonly eventListeners: ((record: TaskRecord, event: LoggedEvent) => void)[] = [];
+  // Replaced, never changed in place: a listener may stop itself while the list is being called.
+  private eventListeners: readonly ((record: TaskRecord, event: LoggedEvent) => void)[] = [];
 
   constructor(private readonly retention: RetentionOptions) {}
 
@@ -117,9 +118,12 @@ export class TaskStore {
     this.evictionListeners.push(listener);
   }
 
-  /** Called for every event logged by any task, its creation (seq 1) included. */
-  onEvent(listener: (record: TaskRecord, event: LoggedEvent) => void): void {
-    this.eventListeners.push(listener);
+  /** Called for every event logged by any task, its creation (seq 1) included; returns what stops it. */
+  onEvent(listener: (record: TaskRecord, event: LoggedEvent) => void): () => void {
+    this.eventListeners = [...this.eventListeners, listener];
+    return () => {
+      this.eventListeners = this.eventListeners.filter((l) => l !== listener);
+    };
   }
 
   /** Every task, in every scope, oldest first: for the control plane, never for a client. */
