@@ -17,7 +17,13 @@ export default defineConfig({
         test: {
           name: 'express',
           env: { SIM_TEST_HTTP: 'express' },
-          exclude: ['test/cli/**', 'test/bench/**', 'test/fuzz/process.test.ts', 'test/architecture.test.ts'],
+          exclude: [
+            'test/cli/**',
+            'test/bench/**',
+            'test/fuzz/process.test.ts',
+            'test/architecture.test.ts',
+            'test/e2e/docs-examples.test.ts',
+          ],
         },
       },
     ],
