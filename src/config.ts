@@ -62,6 +62,13 @@ export interface SimulatorOptions {
    * @example scenarios: [{ id: 'slow-weather', match: [{ keywords: ['weather'] }], steps: [{ status: 'completed', after: '2s' }] }]
    */
   scenarios?: InlineScenario[];
+  /**
+   * Pins what templates see as now (`{{now}}`, `{{today}}`, faker's dates) to this moment, moved on
+   * by whole days as the clock runs: two runs then render identical content. Without it, templates
+   * see the clock's current day (midnight UTC). Event timestamps follow the clock either way.
+   * @example startTime: '2030-01-01T09:00:00Z'
+   */
+  startTime?: string | number | Date;
   /** Load the scenarios shipped with the simulator. Default true. */
   builtinScenarios?: boolean;
   /** Root seed: ids, content and timings of every task derive from it. Default "a2a-sim". */

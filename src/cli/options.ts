@@ -10,7 +10,7 @@ import { DEFAULTS } from '../config.js';
 import { formatBytes } from '../lib/bytes.js';
 import { formatDuration } from '../lib/duration.js';
 import { LOG_FORMATS, LOG_LEVELS } from '../lib/log.js';
-import { apiKeysValue, durationValue, numberValue, sizeValue } from './values.js';
+import { apiKeysValue, durationValue, instantValue, numberValue, sizeValue } from './values.js';
 
 export function withScenarioOptions<T>(yargs: Argv<T>) {
   return yargs
@@ -99,6 +99,14 @@ export function withServerOptions<T>(yargs: Argv<T>) {
         requiresArg: true,
         default: DEFAULTS.seed,
         describe: 'Root seed: same seed and requests, same ids, content and timing',
+        group: 'Behaviour:',
+      })
+      .option('start-time', {
+        type: 'string',
+        requiresArg: true,
+        coerce: instantValue('--start-time'),
+        describe:
+          'Pin what templates see as now ({{now}}, {{today}}, faker dates), e.g. 2030-01-01T09:00:00Z [default: the current day]',
         group: 'Behaviour:',
       })
       .option('speed', {

@@ -46,6 +46,17 @@ export function sizeValue(flag: string): (value: unknown) => number {
   };
 }
 
+/** An ISO 8601 date and time, `2030-01-01T09:00:00Z`: epoch milliseconds. */
+export function instantValue(flag: string): (value: unknown) => number {
+  return (value) => {
+    const raw = String(lastOf(value));
+    const ms = /^\d{4}-\d{2}-\d{2}/.test(raw) ? Date.parse(raw) : Number.NaN;
+    if (!Number.isFinite(ms))
+      throw new Error(`${flag} must be a date and time like "2030-01-01T09:00:00Z", got "${raw}"`);
+    return ms;
+  };
+}
+
 /** `500ms`, `15s`, `24h`, or milliseconds as a plain number: every duration flag takes all of them. */
 export function durationValue(flag: string, rule: { min?: number } = {}): (value: unknown) => number {
   return (value) => {

@@ -133,6 +133,7 @@ export function serveAgent(settings: Settings, shared: Shared, plan: AgentPlan):
     registry: new ScenarioRegistry(plan.scenarios),
     store: shared.store,
     clock,
+    contentTime: settings.contentTime,
     seed: plan.seed,
     speed: settings.speed,
     inputModes: plan.card.inputModes,

@@ -3,6 +3,7 @@
  * the one place where defaults meet options (config.ts writes them, this reads them), and where
  * the old option names still arrive.
  */
+import { contentTimeOf } from '../lib/content-time.js';
 import type { InlineScenario } from '../scenario/inline.js';
 import type { AgentCardOptions } from '../bindings/agent-card.js';
 import { DEFAULTS, type Duration, type SimulatorOptions } from '../config.js';
@@ -51,9 +52,13 @@ export interface Settings {
   /** `/newmoi`, or `""`. */
   gatewayPrefix: string;
   http: 'native' | 'express';
+  /** What templates see as now, for a clock time: the day, or the start time's (lib/content-time.ts). */
+  contentTime: (nowMs: number) => number;
 }
 
 export function resolveSettings(options: SimulatorOptions): Settings {
+  const clock = options.clock ?? new RealClock();
+  const startTime = options.startTime === undefined ? undefined : instantOf(options.startTime);
   const userDirs = options.scenarioDirs ?? [];
   const builtins = options.builtinScenarios ?? DEFAULTS.builtinScenarios;
   const retention = options.retention ?? {};
@@ -67,7 +72,8 @@ export function resolveSettings(options: SimulatorOptions): Settings {
     inlineScenarios: options.scenarios ?? [],
     seed: options.seed ?? DEFAULTS.seed,
     speed: options.speed ?? DEFAULTS.speed,
-    clock: options.clock ?? new RealClock(),
+    clock,
+    contentTime: contentTimeOf({ startedAt: clock.now(), ...(startTime !== undefined && { startTime }) }),
     logger:
       options.logger ??
       createLogger({
@@ -127,4 +133,15 @@ function ms(option: string, value: Duration): number {
 function normalizePrefix(prefix: string): string {
   const trimmed = prefix.trim().replace(/^\/+|\/+$/g, '');
   return trimmed ? `/${trimmed}` : '';
+}
+
+/** `startTime` as epoch milliseconds: an ISO 8601 text, a Date or a number. */
+function instantOf(value: string | number | Date): number {
+  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
+  if (!Number.isFinite(ms)) {
+    throw new Error(
+      `startTime must be a date and time like "2030-01-01T09:00:00Z", got ${JSON.stringify(String(value))}`,
+    );
+  }
+  return ms;
 }

@@ -22,6 +22,8 @@ import type { TaskRecord, TaskStore } from '../store/task-store.js';
 
 export interface RunnerOptions {
   clock: Clock;
+  /** What templates see as now, for a clock time (lib/content-time.ts). */
+  contentTime: (nowMs: number) => number;
   store: TaskStore;
   /** Divides every scenario delay; 0 plays each turn at once. */
   speed: number;
@@ -160,7 +162,7 @@ export class TaskRun {
       message: task.history.findLast((m) => m.role === 'user') ?? task.history[0]!,
       taskId: task.id,
       contextId: task.contextId,
-      nowMs: this.options.clock.now(),
+      nowMs: this.options.contentTime(this.options.clock.now()),
       streams: { ids: random.fork('ids'), content: random.fork('content'), timing: random.fork('timing') },
     });
   }

@@ -41,6 +41,8 @@ export interface ServiceOptions {
   registry: ScenarioRegistry;
   store: TaskStore;
   clock: Clock;
+  /** What templates see as now, for a clock time (lib/content-time.ts). */
+  contentTime: (nowMs: number) => number;
   seed: string;
   speed: number;
   /** Media types accepted in message parts; `type/*` wildcards allowed. */
@@ -263,7 +265,7 @@ export class SimService implements TaskService {
         scenario,
         message,
         contextId,
-        nowMs: clock.now(),
+        nowMs: this.options.contentTime(clock.now()),
         streams: taskStreams(`${seed}/turn-1`),
       };
       if (scenario.script.kind === 'reply') {
@@ -296,7 +298,7 @@ export class SimService implements TaskService {
         message: userMessage,
         taskId,
         contextId,
-        nowMs: now,
+        nowMs: this.options.contentTime(now),
         streams: run.nextTurnStreams(),
       }),
       now,
@@ -349,7 +351,7 @@ export class SimService implements TaskService {
         message: userMessage,
         taskId,
         contextId: record.contextId,
-        nowMs: now,
+        nowMs: this.options.contentTime(now),
         streams: run.nextTurnStreams(),
         resumeFrom: run.pause,
       }),

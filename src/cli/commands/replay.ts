@@ -12,11 +12,13 @@ import { resolveSettings } from '../../compose/settings.js';
 import { DEFAULTS } from '../../config.js';
 import { VirtualClock } from '../../lib/clock.js';
 import { withScenarioOptions } from '../options.js';
+import { instantValue } from '../values.js';
 
 type ReplayArgs = (ReturnType<typeof withScenarioOptions> extends Argv<infer A> ? A : never) & {
   text: string;
   then: string[];
   seed: string;
+  startTime?: number;
   json: boolean;
 };
 
@@ -34,6 +36,12 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         describe: 'A follow-up to the task when it waits for input (repeatable, in order)',
       })
       .option('seed', { type: 'string', requiresArg: true, default: DEFAULTS.seed, describe: 'Root seed' })
+      .option('start-time', {
+        type: 'string',
+        requiresArg: true,
+        coerce: instantValue('--start-time'),
+        describe: 'What templates see as now, as with serve --start-time',
+      })
       .option('json', {
         type: 'boolean',
         default: false,
@@ -44,6 +52,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
     const settings = resolveSettings({
       clock,
       seed: argv.seed,
+      ...(argv.startTime !== undefined && { startTime: argv.startTime }),
       scenarioDirs: argv.scenarioDirs,
       builtinScenarios: argv.builtinScenarios,
       logLevel: 'silent',

@@ -16,6 +16,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       scenarioDirs: argv.scenarioDirs,
       builtinScenarios: argv.builtinScenarios,
       seed: argv.seed,
+      ...(argv.startTime !== undefined && { startTime: argv.startTime }),
       speed: argv.speed,
       strictVersion: argv.strictVersion,
       closeStreamOnAuthRequired: argv.closeStreamOnAuthRequired,
