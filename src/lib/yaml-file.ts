@@ -7,13 +7,16 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
-import type { z } from 'zod';
+import { toJSONSchema, type z } from 'zod';
+import { closestName } from './spelling.js';
 
 export type IssuePath = (string | number)[];
 
 export interface FileIssue {
   file: string;
   line?: number;
+  /** 1-based, where the key (or the value) the problem is about begins. */
+  column?: number;
   path: string;
   message: string;
 }
@@ -22,7 +25,10 @@ export interface FileIssue {
 export type IssueAt = (path: IssuePath, message: string) => FileIssue;
 
 export function formatIssue(issue: FileIssue): string {
-  const where = issue.line === undefined ? issue.file : `${issue.file}:${issue.line}`;
+  const where =
+    issue.line === undefined
+      ? issue.file
+      : `${issue.file}:${issue.line}${issue.column === undefined ? '' : `:${issue.column}`}`;
   return issue.path ? `${where} ${issue.path}: ${issue.message}` : `${where}: ${issue.message}`;
 }
 
@@ -68,25 +74,27 @@ export function parseWithSchema<S extends z.ZodType>(
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length) {
     return {
-      issues: doc.errors.map((e) => ({
-        file,
-        line: lines.linePos(e.pos[0]).line,
-        path: '',
-        message: `syntax error: ${e.message.split('\n')[0]}`,
-      })),
+      issues: doc.errors.map((e) => {
+        // An error found at the end of a line is about what the next line holds.
+        const { line, col } = lines.linePos(firstNonSpace(text, e.pos[0]));
+        return { file, line, column: col, path: '', message: `syntax error: ${e.message.split('\n')[0]}` };
+      }),
     };
   }
   const at: IssueAt = (issuePath, message) => ({
     file,
-    line: lineOf(doc, lines, issuePath),
+    ...positionOf(doc, lines, issuePath),
     path: formatPath(issuePath),
     message,
   });
   const input: unknown = doc.toJS();
   const parsed = schema.safeParse(input);
   if (!parsed.success) {
+    const known = keysOf(schema);
     return {
-      issues: parsed.error.issues.flatMap((i) => explain(i, [], input)).map((i) => at(i.path, i.message)),
+      issues: parsed.error.issues
+        .flatMap((i) => explain(i, [], input, known))
+        .map((i) => at(i.path, i.message)),
     };
   }
   return { value: parsed.data, at };
@@ -99,10 +107,15 @@ type ZodIssue = z.core.$ZodIssue;
  * the problems of the alternative the author evidently meant, the one whose distinguishing key is
  * present; when none is, it lists the keys that would select one.
  */
-function explain(issue: ZodIssue, base: IssuePath, input: unknown): { path: IssuePath; message: string }[] {
+function explain(
+  issue: ZodIssue,
+  base: IssuePath,
+  input: unknown,
+  known: readonly string[],
+): { path: IssuePath; message: string }[] {
   const at = [...base, ...(issue.path as IssuePath)];
   if (issue.code === 'unrecognized_keys') {
-    return issue.keys.map((key) => ({ path: [...at, key], message: `unknown key "${key}"` }));
+    return issue.keys.map((key) => ({ path: [...at, key], message: `unknown key "${key}"${didYouMean(key, known)}` }));
   }
   if (issue.code !== 'invalid_union') {
     return [{ path: at, message: issue.message.replace(/^Invalid input: /, '') }];
@@ -115,7 +128,7 @@ function explain(issue: ZodIssue, base: IssuePath, input: unknown): { path: Issu
   const candidates = issue.errors.filter((alt) => !alt.some((i) => isMissingKey(i) || isWrongType(i)));
   if (candidates.length) {
     const best = candidates.reduce((a, b) => (b.length < a.length ? b : a));
-    return best.flatMap((i) => explain(i, at, input));
+    return best.flatMap((i) => explain(i, at, input, known));
   }
   const keys = [
     ...new Set(issue.errors.flatMap((alt) => alt.filter(isMissingKey).map((i) => String(i.path[0])))),
@@ -126,9 +139,47 @@ function explain(issue: ZodIssue, base: IssuePath, input: unknown): { path: Issu
   const sameMessage = new Set(issue.errors.flat().map((i) => i.message));
   if (!keys.length && sameMessage.size === 1) return [{ path: at, message: [...sameMessage][0]! }];
   const options = [...keys.map((k) => `"${k}"`), ...types].join(', ');
+  // A key that is a slip for one of those (`stauts` for `status`) is the likely mistake.
+  const slips = isObject(value)
+    ? Object.keys(value).flatMap((k) => {
+        const meant = keys.includes(k) ? undefined : closestName(k, keys);
+        return meant ? [`"${k}" looks like "${meant}"`] : [];
+      })
+    : [];
+  const hint = slips.length ? ` (${slips.join(', ')})` : '';
   return [
-    { path: at, message: `expected ${keys.length ? 'an object with one of the keys ' : ''}${options}` },
+    {
+      path: at,
+      message: `expected ${keys.length ? 'an object with one of the keys ' : ''}${options}${hint}`,
+    },
   ];
+}
+
+/** ` (did you mean "after"?)` when a known key is close to `key`. */
+function didYouMean(key: string, known: readonly string[]): string {
+  const meant = closestName(key, known);
+  return meant && meant !== key ? ` (did you mean "${meant}"?)` : '';
+}
+
+const KNOWN_KEYS = new WeakMap<z.ZodType, readonly string[]>();
+
+/** Every property name the schema knows, anywhere in it: what an unknown key is compared with. */
+function keysOf(schema: z.ZodType): readonly string[] {
+  let keys = KNOWN_KEYS.get(schema);
+  if (!keys) {
+    const found = new Set<string>();
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) return node.forEach(walk);
+      if (!isObject(node)) return;
+      const properties = (node as { properties?: unknown }).properties;
+      if (isObject(properties)) for (const name of Object.keys(properties)) found.add(name);
+      Object.values(node).forEach(walk);
+    };
+    walk(toJSONSchema(schema, { unrepresentable: 'any' }));
+    keys = [...found];
+    KNOWN_KEYS.set(schema, keys);
+  }
+  return keys;
 }
 
 function isObject(value: unknown): value is object {
@@ -145,8 +196,19 @@ function expectedType(issue: ZodIssue): string {
   return issue.code === 'invalid_type' ? `a ${issue.expected}` : 'another value';
 }
 
-/** The line of the node at `issuePath`, or of its nearest ancestor that exists in the file. */
-function lineOf(doc: Document, lines: LineCounter, issuePath: IssuePath): number | undefined {
+/** The first character at or after `from` that is not white space (the error's own line). */
+function firstNonSpace(text: string, from: number): number {
+  let at = from;
+  while (at < text.length && /\s/.test(text[at]!)) at++;
+  return at < text.length ? at : from;
+}
+
+/** Where the node at `issuePath` begins, or its nearest ancestor that exists in the file. */
+function positionOf(
+  doc: Document,
+  lines: LineCounter,
+  issuePath: IssuePath,
+): { line?: number; column?: number } {
   for (let depth = issuePath.length; depth >= 0; depth--) {
     const prefix = issuePath.slice(0, depth);
     const node = prefix.length ? doc.getIn(prefix, true) : doc.contents;
@@ -154,10 +216,11 @@ function lineOf(doc: Document, lines: LineCounter, issuePath: IssuePath): number
       // Point at the key rather than the value when the value sits on a later line.
       const keyNode = depth > 0 ? keyNodeAt(doc, prefix) : undefined;
       const offset = keyNode?.range?.[0] ?? (node.range as [number, number, number])[0];
-      return lines.linePos(offset).line;
+      const { line, col } = lines.linePos(offset);
+      return { line, column: col };
     }
   }
-  return undefined;
+  return {};
 }
 
 function keyNodeAt(

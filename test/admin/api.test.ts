@@ -109,7 +109,7 @@ describe('GET /_sim/scenarios and POST /_sim/scenarios/reload', () => {
     await writeFile(join(dir, 'order.yaml'), 'description: Order v3\nsteps: [oops\n');
     const reload = await admin(t, 'POST', '/scenarios/reload');
     expect(reload.status).toBe(200);
-    expect(reload.body.issues).toEqual([expect.stringMatching(/order\.yaml:\d+: syntax error/)]);
+    expect(reload.body.issues).toEqual([expect.stringMatching(/order\.yaml:\d+:\d+: syntax error/)]);
     expect(artifactText(await restSend(t, '', 'Where is my parcel?', 'r-5'))).toBe('Order v2');
     expect((await admin(t, 'GET', '/scenarios')).body.issues).toEqual(reload.body.issues);
     // Still first in the matching order, where its file puts it.

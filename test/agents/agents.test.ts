@@ -107,7 +107,7 @@ describe('loading', () => {
     const problems = t.sim.issues.map(formatIssue);
     expect(problems).toEqual([
       `${path.join(dir, 'a2a.agent.yaml')}: "a2a" is reserved (/agents/a2a is the gateway endpoint): rename the file`,
-      expect.stringMatching(/broken\.agent\.yaml:3 scenarios\[1\]: no scenario "nope" is loaded/),
+      expect.stringMatching(/broken\.agent\.yaml:3:\d+ scenarios\[1\]: no scenario "nope" is loaded/),
     ]);
     expect(t.warnings).toEqual(problems.map((p) => `agent skipped: ${p}`));
   });

@@ -2,6 +2,7 @@
  * Loading agent definitions: every problem is reported like a scenario's, with file, line and
  * path, never thrown; a broken file is skipped and the others still load.
  */
+import { atLine } from '../helpers/issues.js';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,7 +33,7 @@ const valid = (...extra: string[]) =>
 function problems(text: string, agents: AgentDefinition[] = []): string[] {
   const result = parseAgent('shop', FILE, text, { scenarioIds: SCENARIOS, agents });
   expect(result.agent).toBeUndefined();
-  return result.issues.map(formatIssue);
+  return result.issues.map(atLine);
 }
 
 describe('parseAgent', () => {
@@ -125,7 +126,7 @@ describe('parseAgent', () => {
     const text = yaml('name: Shop', 'scenarios: [weather]', 'skils: []');
     expect(problems(text)).toEqual([
       `${FILE}:1 description: expected string, received undefined`,
-      `${FILE}:${lineOf(text, 'skils')} skils: unknown key "skils"`,
+      `${FILE}:${lineOf(text, 'skils')} skils: unknown key "skils" (did you mean "skills"?)`,
     ]);
   });
 
@@ -206,7 +207,7 @@ describe('agent files', () => {
     const file = path.join(dir, 'a2a.agent.yaml');
     const { agent, issues } = await loadAgentFile(file, { scenarioIds: SCENARIOS });
     expect(agent).toBeUndefined();
-    expect(issues.map(formatIssue)).toEqual([
+    expect(issues.map(atLine)).toEqual([
       `${file}: "a2a" is reserved (/agents/a2a is the gateway endpoint): rename the file`,
     ]);
   });
@@ -228,7 +229,7 @@ describe('agent files', () => {
     const file = path.join(dir, 'shop.agent.json');
     await write(dir, { 'shop.agent.json': json });
     const { issues } = await loadAgentFile(file, { scenarioIds: SCENARIOS });
-    expect(issues.map(formatIssue)).toEqual([
+    expect(issues.map(atLine)).toEqual([
       `${file}:${lineOf(json, '"version"')} version: expected string, received number`,
     ]);
   });
@@ -246,7 +247,7 @@ describe('agent files', () => {
       ['a', 'a'],
       ['d', 'dee'],
     ]);
-    expect(issues.map(formatIssue)).toEqual([
+    expect(issues.map(atLine)).toEqual([
       `${path.join(dir, 'b.agent.yaml')}:3 scenarios[0]: no scenario "nope" is loaded; loaded: weather, flight-booking, fallback`,
       `${path.join(dir, 'c.agent.yaml')}:${lineOf(duplicate, 'code:')} code: "a" already names agent "a" (${path.join(dir, 'a.agent.yaml')})`,
     ]);
@@ -276,7 +277,7 @@ describe('built-in agents', () => {
     const { scenarios } = await loadScenarioDirs([BUILTIN_SCENARIO_DIR]);
     const ids = scenarios.map((s) => s.id);
     const { agents, issues } = await loadAgentDirs([BUILTIN_SCENARIO_DIR], ids);
-    expect(issues.map(formatIssue)).toEqual([]);
+    expect(issues.map(atLine)).toEqual([]);
     expect(agents).toEqual([
       expect.objectContaining({ id: 'explore', code: 'explore', scenarioIds: ids, workspaces: ['*'] }),
     ]);

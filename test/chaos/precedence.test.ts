@@ -3,6 +3,7 @@
  * `*.chaos.yaml` path), a scenario's `chaos:`, `metadata.chaos` and the `X-Sim-Chaos` header,
  * overlaid field by field in that order, later levels winning; `off` clears the levels below it.
  */
+import { atLine } from '../helpers/issues.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,7 +30,7 @@ describe('global and scenario chaos settings', () => {
     );
     const g = await startSim({ scenarioDirs: [dir] });
     try {
-      expect(g.sim.issues.map(formatIssue)).toEqual([
+      expect(g.sim.issues.map(atLine)).toEqual([
         expect.stringMatching(/shaky\.yaml:3 chaos: "drop-mode" must be one of fin, reset, hang/),
       ]);
       expect(g.sim.service.scenarios.get('shaky')).toBeUndefined();

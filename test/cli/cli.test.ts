@@ -35,7 +35,7 @@ describe('a2a-sim validate', () => {
     await writeFile(file, BROKEN);
     const result = await run(['validate', file]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/broken\.yaml:6 steps\[1\]\.wait: .*duration/);
+    expect(result.stderr).toMatch(/broken\.yaml:6:5 steps\[1\]\.wait: .*duration/);
     expect(result.stderr).toContain('1 problem(s) found; 0 scenario(s) valid.');
   });
 
@@ -44,7 +44,7 @@ describe('a2a-sim validate', () => {
     await writeFile(file, 'name: Shop\ndescription: Sells things\nscenarios: [weather, wether]\n');
     const result = await run(['validate', file]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/shop\.agent\.yaml:3 scenarios\[1\]: no scenario "wether" is loaded/);
+    expect(result.stderr).toMatch(/shop\.agent\.yaml:3:\d+ scenarios\[1\]: no scenario "wether" is loaded/);
     expect(result.stderr).toContain('1 problem(s) found; 0 scenario(s), 0 agent(s) valid.');
   });
 
@@ -181,7 +181,7 @@ describe('a2a-sim serve (the Dockerfile start command)', () => {
     );
     expect(reply.status).toBe(200);
     await server.stop();
-    expect(server.stderr()).toMatch(/broken\.yaml:6 steps\[1\]\.wait/);
+    expect(server.stderr()).toMatch(/broken\.yaml:6:5 steps\[1\]\.wait/);
   });
 
   it('refuses a retention that is not a duration before starting', async () => {

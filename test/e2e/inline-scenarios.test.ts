@@ -66,7 +66,7 @@ describe('inline scenarios', () => {
     await expect(
       sim.use({ id: 'broken', steps: [{ status: 'pinging' }] }, 'id: also-broken\nsteps:\n  - wait: soon\n'),
     ).rejects.toThrow(
-      /inline scenario "broken".*steps\[0\]\.status[\s\S]*inline scenario "also-broken":3 steps\[0\]\.wait/,
+      /inline scenario "broken".*steps\[0\]\.status[\s\S]*inline scenario "also-broken":3:5 steps\[0\]\.wait/,
     );
     await expect(sim.use('steps: []\n')).rejects.toThrow(/needs a top-level "id: <name>" line/);
     await expect(sim.use({ id: '../etc', steps: [] } as never)).rejects.toThrow(/not a valid scenario id/);

@@ -2,6 +2,7 @@
  * Loading scenario files: every problem is reported with file, line and path, never thrown, and one
  * broken file never keeps the others from loading.
  */
+import { atLine } from '../helpers/issues.js';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,7 +37,7 @@ async function problems(text: string, file = FILE): Promise<string[]> {
   const result = await parseScenario('test', file, text);
   expect(result.scenario).toBeUndefined();
   expect(result.issues.length).toBeGreaterThan(0);
-  return result.issues.map(formatIssue);
+  return result.issues.map(atLine);
 }
 
 const DURATION_HINT = 'expected a duration like "500ms", "2s" or a number of milliseconds';
@@ -141,7 +142,7 @@ describe('parseScenario', () => {
     expect((await problems(text)).sort()).toEqual(
       [
         `${FILE}:${lineOf(text, 'colour')} colour: unknown key "colour"`,
-        `${FILE}:${lineOf(text, 'afterr')} steps[0].afterr: unknown key "afterr"`,
+        `${FILE}:${lineOf(text, 'afterr')} steps[0].afterr: unknown key "afterr" (did you mean "after"?)`,
       ].sort(),
     );
   });
@@ -381,7 +382,7 @@ describe('scenario files', () => {
       await write(dir, { 'bad.json': json });
       const { scenario, issues } = await loadScenarioFile(file);
       expect(scenario).toBeUndefined();
-      expect(issues.map(formatIssue)).toEqual([
+      expect(issues.map(atLine)).toEqual([
         `${file}:${lineOf(json, '"later"')} steps[1].after: ${DURATION_HINT}`,
       ]);
     });
@@ -398,9 +399,9 @@ describe('scenario files', () => {
       await write(dir, { 'slow.yaml': text });
       const { issues } = await loadScenarioFile(file);
       expect(issues).toEqual<ScenarioIssue[]>([
-        { file, line: lineOf(text, '3 days'), path: 'steps[1].after', message: DURATION_HINT },
+        { file, line: lineOf(text, '3 days'), column: 5, path: 'steps[1].after', message: DURATION_HINT },
       ]);
-      expect(formatIssue(issues[0]!)).toBe(`${file}:5 steps[1].after: ${DURATION_HINT}`);
+      expect(atLine(issues[0]!)).toBe(`${file}:5 steps[1].after: ${DURATION_HINT}`);
     });
 
     it('reports a file name that is not a valid scenario id', async () => {
@@ -462,6 +463,7 @@ describe('scenario files', () => {
         {
           file: path.join(dir, 'b-broken.yaml'),
           line: lineOf(broken, 'whenever'),
+          column: 5,
           path: 'steps[0].after',
           message: DURATION_HINT,
         },
@@ -495,7 +497,7 @@ describe('built-in scenarios', () => {
 
   it('all load with zero issues', async () => {
     const { scenarios, issues } = await loadScenarioDirs([BUILTIN_SCENARIO_DIR]);
-    expect(issues.map(formatIssue)).toEqual([]);
+    expect(issues.map(atLine)).toEqual([]);
     const files = await listScenarioFiles(BUILTIN_SCENARIO_DIR);
     expect(scenarios.map((s) => s.id)).toEqual(files.map(scenarioIdOf));
   });

@@ -3,6 +3,7 @@
  * read a bounded prefix of the text: no message can stall the server however it is written. These
  * tests assert what is matched, never how long it takes; the test timeout is only a guard.
  */
+import { atLine } from '../helpers/issues.js';
 import { describe, expect, it } from 'vitest';
 import { formatIssue, parseScenario } from '../../src/scenario/load.js';
 import { MATCH_TEXT_LIMIT, Pattern, PatternSyntaxError } from '../../src/scenario/pattern.js';
@@ -13,7 +14,7 @@ const HOSTILE = `Book me a flight ${'from '.repeat(40_000)}`;
 
 async function problems(rule: string): Promise<string[]> {
   const text = ['description: x', 'match:', `  - ${rule}`, 'steps:', '  - status: completed'].join('\n');
-  return (await parseScenario('p', 'p.yaml', text)).issues.map(formatIssue);
+  return (await parseScenario('p', 'p.yaml', text)).issues.map(atLine);
 }
 
 const input = (text: string, messageId = 'msg-1'): MatchInput => ({ text, messageId, metadata: {} });

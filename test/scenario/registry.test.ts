@@ -2,6 +2,7 @@
  * Picking a scenario for a message: metadata.scenario first, then rules by priority and load order,
  * then the fallback. Scenarios are compiled from real scenario source so conditions behave as loaded.
  */
+import { atLine } from '../helpers/issues.js';
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/domain/types.js';
 import { formatIssue, parseScenario } from '../../src/scenario/load.js';
@@ -13,7 +14,7 @@ import type { RawScenario } from '../../src/scenario/schema.js';
 async function scenario(id: string, extra: Partial<RawScenario> = {}): Promise<Scenario> {
   const raw = { description: `Scenario ${id}`, steps: [{ status: 'completed' }], ...extra };
   const { scenario, issues } = await parseScenario(id, `${id}.json`, JSON.stringify(raw));
-  expect(issues.map(formatIssue)).toEqual([]);
+  expect(issues.map(atLine)).toEqual([]);
   return scenario!;
 }
 

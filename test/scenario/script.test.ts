@@ -2,14 +2,15 @@
  * What the loader checks in a script with step ids, jumps and repeated questions: every `goto`
  * lands, every way through a turn ends or pauses, and every step can be reached.
  */
+import { atLine } from '../helpers/issues.js';
 import { describe, expect, it } from 'vitest';
-import { formatIssue, parseScenario } from '../../src/scenario/load.js';
+import { parseScenario } from '../../src/scenario/load.js';
 
 const FILE = 'scenarios/loop.yaml';
 
 async function problems(...lines: string[]): Promise<string[]> {
   const text = ['description: x', 'steps:', ...lines].join('\n');
-  return (await parseScenario('loop', FILE, text)).issues.map(formatIssue);
+  return (await parseScenario('loop', FILE, text)).issues.map(atLine);
 }
 
 describe('step ids and goto', () => {
