@@ -1,4 +1,4 @@
-/** The README's programmatic example, as written there: createSimulator on a virtual clock. */
+/** The programmatic example of docs/api.md, as written there: createSimulator on a virtual clock. */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';

@@ -1,4 +1,7 @@
-/** The README's scenario and agent file examples, as written there: each loads without an issue. */
+/**
+ * The scenario and agent file examples of docs/scenarios.md and docs/agents.md, as written there:
+ * each loads without an issue.
+ */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
@@ -6,8 +9,13 @@ import { parse } from 'yaml';
 import { parseAgent } from '../../src/agents/load.js';
 import { formatIssue, parseScenario } from '../../src/scenario/load.js';
 
-const README = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
-const BLOCKS = [...README.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+const yamlBlocks = (page: string) =>
+  [
+    ...readFileSync(fileURLToPath(new URL(`../../docs/${page}`, import.meta.url)), 'utf8').matchAll(
+      /^```yaml\n([\s\S]*?)^```$/gm,
+    ),
+  ].map((m) => m[1]!);
+const BLOCKS = [...yamlBlocks('scenarios.md'), ...yamlBlocks('agents.md')];
 const isAgent = (text: string) => 'scenarios' in (parse(text) as object);
 
 it('has scenario and agent examples to check', () => {
@@ -21,12 +29,12 @@ it.each(
     text,
   ]),
 )('loads the scenario example with %s', async (_, text) => {
-  const { issues } = await parseScenario('example', 'README.md', text!);
+  const { issues } = await parseScenario('example', 'docs/scenarios.md', text!);
   expect(issues.map(formatIssue)).toEqual([]);
 });
 
 it('loads the agent file example, its scenarios loaded', () => {
-  const { issues } = parseAgent('shop', 'README.md', BLOCKS.find(isAgent)!, {
+  const { issues } = parseAgent('shop', 'docs/agents.md', BLOCKS.find(isAgent)!, {
     scenarioIds: ['order', 'weather'],
   });
   expect(issues.map(formatIssue)).toEqual([]);
