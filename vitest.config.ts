@@ -9,7 +9,7 @@ export default defineConfig({
     pool: 'forks',
     // Every test that starts a simulator runs twice: over the native handlers the simulator listens
     // with, and over the express app (Simulator.app) with the same handlers mounted. The CLI and the
-    // bench start their own processes, so they run once.
+    // bench start their own processes, so they run once; so do the documentation's examples.
     projects: [
       { extends: true, test: { name: 'native' } },
       {
@@ -20,6 +20,7 @@ export default defineConfig({
           exclude: [
             'test/cli/**',
             'test/bench/**',
+            'test/docs/**',
             'test/fuzz/process.test.ts',
             'test/architecture.test.ts',
             'test/e2e/docs-examples.test.ts',
