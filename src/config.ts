@@ -131,7 +131,7 @@ export interface SimulatorOptions {
    */
   chaos?: string;
   /**
-   * Path before the workspace gateway's `/agents/a2a`: `/newmoi` serves it at `POST /newmoi/agents/a2a`.
+   * Path before the workspace gateway's `/agents/a2a`: `/acme` serves it at `POST /acme/agents/a2a`.
    * Default `""` (`POST /agents/a2a`).
    */
   gatewayPrefix?: string;

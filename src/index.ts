@@ -58,7 +58,7 @@ export interface Simulator {
   clock: Clock;
   /** The default agent's service: every loaded scenario, served at the root. */
   service: TaskService;
-  /** The workspace gateway's path, e.g. `/newmoi/agents/a2a`. */
+  /** The workspace gateway's path, e.g. `/acme/agents/a2a`. */
   gatewayPath: string;
   /** The agents defined by `*.agent.yaml` files, each under `/agents/{id}/`. */
   agents: SimAgent[];

@@ -22,7 +22,7 @@ import { A2AError, invalidParams } from './domain/errors.js';
 export type MountedAgent = GatewayAgent;
 
 export interface GatewaySettings {
-  /** Path before `/agents/a2a`, e.g. `/newmoi`; `""` serves the gateway at `/agents/a2a`. */
+  /** Path before `/agents/a2a`, e.g. `/acme`; `""` serves the gateway at `/agents/a2a`. */
   prefix: string;
   apiKeys?: GatewayOptions['apiKeys'];
 }

@@ -76,7 +76,7 @@ export function withServerOptions<T>(yargs: Argv<T>) {
         type: 'string',
         requiresArg: true,
         default: DEFAULTS.gatewayPrefix,
-        describe: "Path before the workspace gateway's /agents/a2a, e.g. /newmoi",
+        describe: "Path before the workspace gateway's /agents/a2a, e.g. /acme",
         group: 'Server:',
       })
       .option('log-level', {

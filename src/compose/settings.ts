@@ -49,7 +49,7 @@ export interface Settings {
   journalSize: number;
   watch: boolean;
   chaos?: string;
-  /** `/newmoi`, or `""`. */
+  /** `/acme`, or `""`. */
   gatewayPrefix: string;
   http: 'native' | 'express';
   /** What templates see as now, for a clock time: the day, or the start time's (lib/content-time.ts). */
@@ -129,7 +129,7 @@ function ms(option: string, value: Duration): number {
   return reading.ms;
 }
 
-/** `newmoi/` → `/newmoi`; `/` and `""` → `""`. */
+/** `acme/` → `/acme`; `/` and `""` → `""`. */
 function normalizePrefix(prefix: string): string {
   const trimmed = prefix.trim().replace(/^\/+|\/+$/g, '');
   return trimmed ? `/${trimmed}` : '';

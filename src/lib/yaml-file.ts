@@ -115,7 +115,10 @@ function explain(
 ): { path: IssuePath; message: string }[] {
   const at = [...base, ...(issue.path as IssuePath)];
   if (issue.code === 'unrecognized_keys') {
-    return issue.keys.map((key) => ({ path: [...at, key], message: `unknown key "${key}"${didYouMean(key, known)}` }));
+    return issue.keys.map((key) => ({
+      path: [...at, key],
+      message: `unknown key "${key}"${didYouMean(key, known)}`,
+    }));
   }
   if (issue.code !== 'invalid_union') {
     return [{ path: at, message: issue.message.replace(/^Invalid input: /, '') }];

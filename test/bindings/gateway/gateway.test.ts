@@ -19,9 +19,9 @@ beforeAll(async () => {
     'code: helper\nname: Helper\ndescription: Answers the weather only.\nscenarios: [weather]\nworkspaces: [ws-a]\n';
   t = await startSimWith(
     { 'helper.agent.yaml': helper },
-    { gatewayPrefix: '/newmoi', apiKeys: { [API_KEY]: ['ws-a', 'ws-b'], 'key-other': ['ws-c'] } },
+    { gatewayPrefix: '/acme', apiKeys: { [API_KEY]: ['ws-a', 'ws-b'], 'key-other': ['ws-c'] } },
   );
-  gateway = `${t.url}/newmoi/agents/a2a`;
+  gateway = `${t.url}/acme/agents/a2a`;
 });
 afterAll(() => t.close());
 
