@@ -114,7 +114,11 @@ const EXPECTED: { file: string; block: string; output: string[] }[] = [
     block: 'parcel.yaml',
     output: ['ok: 1 scenario(s) valid', 'Parcel 123456 is out'],
   },
-  { file: 'docs/scenarios.md', block: 'after: soon', output: ['order.yaml:6:5 steps[0].after', 'exit code 2'] },
+  {
+    file: 'docs/scenarios.md',
+    block: 'after: soon',
+    output: ['order.yaml:6:5 steps[0].after', 'exit code 2'],
+  },
   {
     file: 'docs/agents.md',
     block: 'agents/explore/',
