@@ -69,7 +69,10 @@ export function parseWithSchema<S extends z.ZodType>(
   file: string,
   text: string,
   schema: S,
-): { value: z.output<S>; at: IssueAt } | { issues: FileIssue[] } {
+):
+  | { value: z.output<S>; at: IssueAt }
+  /** `input` and `at` when the text parsed but did not validate: later checks can still look at it. */
+  | { issues: FileIssue[]; input?: unknown; at?: IssueAt } {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length) {
@@ -95,6 +98,8 @@ export function parseWithSchema<S extends z.ZodType>(
       issues: parsed.error.issues
         .flatMap((i) => explain(i, [], input, known))
         .map((i) => at(i.path, i.message)),
+      input,
+      at,
     };
   }
   return { value: parsed.data, at };

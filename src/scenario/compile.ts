@@ -280,19 +280,25 @@ class Compiler implements ScriptCompiler {
     try {
       const template = parseTemplate(raw);
       for (const method of template.fakerPaths()) this.fakerUses.push({ path, method });
-      for (const name of template.varNames()) {
-        if (!this.declaredVars.has(name)) {
-          this.issues.push({
-            path,
-            message: `template reads "vars.${name}", which is not declared (above it) in "vars"`,
-          });
-        }
-      }
+      this.checkVars(template.varNames(), path);
       return template;
     } catch (error) {
       if (!(error instanceof TemplateSyntaxError)) throw error;
       this.issues.push({ path, message: `template error: ${error.message}` });
+      for (const method of error.fakerPaths) this.fakerUses.push({ path, method });
+      this.checkVars(error.varNames, path);
       return raw;
+    }
+  }
+
+  private checkVars(names: readonly string[], path: IssuePath): void {
+    for (const name of names) {
+      if (!this.declaredVars.has(name)) {
+        this.issues.push({
+          path,
+          message: `template reads "vars.${name}", which is not declared (above it) in "vars"`,
+        });
+      }
     }
   }
 }

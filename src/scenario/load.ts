@@ -6,10 +6,20 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { displayPath, parseWithSchema, readSource, type FileIssue } from '../lib/yaml-file.js';
+import {
+  displayPath,
+  formatIssue,
+  parseWithSchema,
+  readSource,
+  type FileIssue,
+  type IssueAt,
+  type IssuePath,
+} from '../lib/yaml-file.js';
 import { compileScenario, type ChaosCheck } from './compile.js';
 import type { Scenario } from './model.js';
+import { isFakerMethod } from '../lib/fake-data.js';
 import { ScenarioFile } from './schema.js';
+import { hasTemplate, parseTemplate, TemplateSyntaxError } from './template.js';
 
 export { formatIssue } from '../lib/yaml-file.js';
 
@@ -115,7 +125,53 @@ export async function parseScenario(
   checkChaos?: ChaosCheck,
 ): Promise<{ scenario?: Scenario; issues: ScenarioIssue[] }> {
   const parsed = parseWithSchema(file, text, ScenarioFile);
-  if ('issues' in parsed) return { issues: parsed.issues };
+  if ('issues' in parsed) {
+    // The templates are checked too, so that one pass reports every problem of the file.
+    const more = parsed.at ? templateProblems(parsed.input, parsed.at) : [];
+    const seen = new Set(parsed.issues.map(formatIssue));
+    return { issues: [...parsed.issues, ...more.filter((issue) => !seen.has(formatIssue(issue)))] };
+  }
   const compiled = await compileScenario(id, file, parsed.value, checkChaos);
   return { scenario: compiled.scenario, issues: compiled.issues.map((i) => parsed.at(i.path, i.message)) };
+}
+
+/**
+ * The template problems of a file that did not validate: each string's `{{…}}` syntax, faker
+ * method names and reads of vars the file does not declare, as compiling would report them.
+ */
+function templateProblems(input: unknown, at: IssueAt): ScenarioIssue[] {
+  const vars = input !== null && typeof input === 'object' ? (input as { vars?: unknown }).vars : undefined;
+  const declared = new Set(vars !== null && typeof vars === 'object' ? Object.keys(vars) : []);
+  const issues: ScenarioIssue[] = [];
+  const walk = (value: unknown, path: IssuePath): void => {
+    if (typeof value === 'string') {
+      if (!hasTemplate(value)) return;
+      let reads: { varNames: readonly string[]; fakerPaths: readonly string[][] };
+      try {
+        const template = parseTemplate(value);
+        reads = { varNames: template.varNames(), fakerPaths: template.fakerPaths() };
+      } catch (error) {
+        if (!(error instanceof TemplateSyntaxError)) throw error;
+        issues.push(at(path, `template error: ${error.message}`));
+        reads = error;
+      }
+      for (const method of reads.fakerPaths) {
+        if (!isFakerMethod(method)) {
+          issues.push(
+            at(path, `"faker.${method.join('.')}" is not a faker method (see https://fakerjs.dev/api/)`),
+          );
+        }
+      }
+      for (const name of reads.varNames) {
+        if (!declared.has(name))
+          issues.push(at(path, `template reads "vars.${name}", which is not declared in "vars"`));
+      }
+    } else if (Array.isArray(value)) {
+      value.forEach((item, i) => walk(item, [...path, i]));
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) walk(item, [...path, key]);
+    }
+  };
+  walk(input, []);
+  return issues;
 }

@@ -61,7 +61,16 @@ export class Template {
   }
 }
 
-export class TemplateSyntaxError extends Error {}
+export class TemplateSyntaxError extends Error {
+  constructor(
+    message: string,
+    /** What the template's well-formed expressions read and call: still worth checking. */
+    readonly varNames: readonly string[] = [],
+    readonly fakerPaths: readonly string[][] = [],
+  ) {
+    super(message);
+  }
+}
 
 const TAG = /\{\{([\s\S]*?)\}\}/g;
 const TOKEN =
@@ -73,17 +82,27 @@ export function hasTemplate(text: string): boolean {
 
 export function parseTemplate(source: string): Template {
   const segments: Segment[] = [];
+  // Every expression is read, and every problem reported at once: a bad one must not hide the next.
+  const problems: string[] = [];
   let last = 0;
   for (const match of source.matchAll(TAG)) {
     if (match.index > last) segments.push(source.slice(last, match.index));
-    segments.push(parseExpression(match[1]!.trim()));
+    try {
+      segments.push(parseExpression(match[1]!.trim()));
+    } catch (error) {
+      if (!(error instanceof TemplateSyntaxError)) throw error;
+      problems.push(error.message);
+    }
     last = match.index + match[0].length;
   }
   if (last < source.length) segments.push(source.slice(last));
   if (segments.some((s) => typeof s === 'string' && s.includes('{{'))) {
-    throw new TemplateSyntaxError(`unclosed "{{" in template "${source}"`);
+    problems.push(`unclosed "{{" in template "${source}"`);
   }
-  return new Template(source, segments);
+  const template = new Template(source, segments);
+  if (problems.length > 0)
+    throw new TemplateSyntaxError(problems.join('; '), template.varNames(), template.fakerPaths());
+  return template;
 }
 
 function parseExpression(text: string): Expression {
