@@ -5,7 +5,7 @@ export const byId = (/** @type {string} */ id) => /** @type {HTMLElement} */ (do
 /**
  * A new element. Text goes in as text, never as HTML: task content comes from any client.
  * @param {string} tag
- * @param {Record<string, any>} [props] attributes; `text`, `className` and `dataset` are special
+ * @param {Record<string, any>} [props] attributes; `text`, `className` and `dataset` (its undefined entries left out) are special
  * @param {...(Node | string | null | undefined | false)} children
  */
 export function h(tag, props = {}, ...children) {
@@ -14,8 +14,10 @@ export function h(tag, props = {}, ...children) {
     if (value === undefined || value === null || value === false) continue;
     if (key === 'text') el.textContent = value;
     else if (key === 'className') el.className = value;
-    else if (key === 'dataset') Object.assign(el.dataset, value);
-    else el.setAttribute(key, value === true ? '' : String(value));
+    else if (key === 'dataset') {
+      for (const [name, data] of Object.entries(value))
+        if (data !== undefined) el.dataset[name] = String(data);
+    } else el.setAttribute(key, value === true ? '' : String(value));
   }
   for (const child of children) if (child) el.append(child);
   return el;
