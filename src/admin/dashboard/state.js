@@ -32,6 +32,12 @@ export const state = {
   gone: new Set(),
   /** @type {OpenTask | null} */
   selected: null,
+  /**
+   * What the feed told of each task beyond its line: when its last event came (a chunk of a stream
+   * too, which does not change its state), and the `n` of each chaos fault applied to it.
+   * @type {Map<string, {lastEventAt?: string, faults: Set<number>}>}
+   */
+  activity: new Map(),
   /** Server clock minus browser clock: the server may run on a virtual clock. */
   clockOffset: 0,
   connection: {
@@ -109,6 +115,22 @@ const progressOf = (/** @type {TaskLine} */ line) => ({
 export function forgetTasks() {
   for (const id of state.tasks.keys()) state.gone.add(id);
   state.tasks = new Map();
+  state.activity.clear();
+}
+
+/** The feed's news of task `id`, created on first use. */
+export function activityOf(/** @type {string} */ id) {
+  let activity = state.activity.get(id);
+  if (!activity) state.activity.set(id, (activity = { faults: new Set() }));
+  return activity;
+}
+
+/** An event of task `id` came at `at`: keeps the latest. */
+function noteEvent(/** @type {string} */ id, /** @type {string | undefined} */ at) {
+  const activity = activityOf(id);
+  if (at && (!activity.lastEventAt || Date.parse(at) > Date.parse(activity.lastEventAt))) {
+    activity.lastEventAt = at;
+  }
 }
 
 /**
@@ -125,9 +147,11 @@ export function applyFeedMessage(msg) {
   switch (msg.type) {
     case 'task:created':
       changes.newTask = learnTask(msg)?.added ?? false;
+      if (!state.gone.has(msg.taskId)) noteEvent(msg.taskId, msg.at);
       break;
     case 'task:event': {
       const learned = learnTask(msg);
+      if (learned) noteEvent(msg.taskId, msg.at);
       changes.newTask = learned?.added ?? false;
       const logged = msg.event;
       if (learned && logged.seq > learned.line.events) {
@@ -148,6 +172,9 @@ export function applyFeedMessage(msg) {
       }
       break;
     case 'chaos:fault':
+      if (msg.fault.taskId && !state.gone.has(msg.fault.taskId)) {
+        activityOf(msg.fault.taskId).faults.add(msg.fault.n);
+      }
       if (forOpen) open.faults.set(msg.fault.n, msg.fault);
       break;
     case 'push:attempt':
@@ -229,7 +256,10 @@ export function applyTaskDetail(id, detail, requests) {
   open.oldestSeq = detail.oldestSeq;
   open.pushConfigs = detail.pushConfigs;
   for (const event of detail.events) open.events.set(event.seq, event);
-  for (const fault of detail.faults) open.faults.set(fault.n, fault);
+  for (const fault of detail.faults) {
+    open.faults.set(fault.n, fault);
+    activityOf(id).faults.add(fault.n);
+  }
   for (const delivery of detail.deliveries) open.deliveries.set(delivery.n, delivery);
   for (const request of requests) {
     if (!request.streamed) continue;

@@ -53,14 +53,36 @@ function fillRow(/** @type {HTMLElement} */ row, /** @type {TaskLine} */ line) {
   row.dataset['state'] = line.state;
   const button = /** @type {HTMLButtonElement} */ (row.firstElementChild);
   button.setAttribute('aria-current', String(state.selected?.id === line.id));
+  const activity = state.activity.get(line.id);
+  // The feed's time of the last event (a streamed chunk too); the list's last change before it.
+  const lastEventAt = activity?.lastEventAt ?? line.updatedAt;
+  const faults = activity?.faults.size ?? 0;
   // Redrawn only when something shown changed, so a busy feed does not rebuild every row.
-  const key = [line.state, line.scenario, placeText(line), line.events, line.updatedAt].join('|');
+  const key = [line.state, line.scenario, placeText(line), line.events, lastEventAt, faults].join('|');
   if (row.dataset['key'] === key) return;
   row.dataset['key'] = key;
+  row.dataset['faults'] = String(faults);
   button.replaceChildren(
     badge(line.state),
-    h('span', { className: 'task-scenario', text: line.scenario ?? '…' }),
-    h('span', { className: 'task-age', 'data-updated': line.updatedAt, title: 'since the last change' }),
+    h(
+      'span',
+      { className: 'task-scenario' },
+      line.scenario ?? '…',
+      faults > 0 &&
+        h('span', {
+          className: 'fault-badge',
+          'data-testid': 'fault-badge',
+          title: `${faults} chaos fault${faults === 1 ? '' : 's'} applied`,
+          text: `${faults} fault${faults === 1 ? '' : 's'}`,
+        }),
+    ),
+    h('span', {
+      className: 'task-age',
+      'data-testid': 'task-last-event',
+      'data-updated': lastEventAt,
+      'data-age-prefix': 'last event ',
+      title: 'since the last event',
+    }),
     h('span', { className: 'task-place', text: placeText(line) }),
     h('span', {
       className: 'task-events',

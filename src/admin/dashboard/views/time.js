@@ -25,9 +25,10 @@ export const clockTime = (/** @type {number | string} */ at) => new Date(at).toI
 const age = (/** @type {string | undefined} */ iso) =>
   iso ? `${duration(serverNow() - Date.parse(iso))} ago` : '';
 
-/** Ages (`[data-updated]`) move on with the clock, between renders too. */
+/** Ages (`[data-updated]`, after any `data-age-prefix`) move on with the clock, between renders too. */
 export function renderAges(/** @type {ParentNode} */ root = document) {
-  for (const el of root.querySelectorAll('[data-updated]')) {
-    el.textContent = age(/** @type {HTMLElement} */ (el).dataset['updated']);
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll('[data-updated]'))) {
+    const since = age(el.dataset['updated']);
+    el.textContent = since && `${el.dataset['agePrefix'] ?? ''}${since}`;
   }
 }
