@@ -62,3 +62,6 @@ export function feedUrl(/** @type {readonly string[]} */ types) {
   if (TOKEN) url.searchParams.set('token', TOKEN);
   return url;
 }
+
+/** Every journaled request, oldest first. */
+export const listAllRequests = () => call('requests');

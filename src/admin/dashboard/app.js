@@ -1,12 +1,14 @@
 /**
  * The a2a-sim dashboard: the task list and one task's timeline, kept live by the feed
- * (`/_sim/feed`, a WebSocket), or by polling the admin API every 2 s when the feed is unavailable.
+ * (`/_sim/feed`, a WebSocket), or by polling the admin API every 2 s when the feed is unavailable;
+ * and the request journal.
  * Native ES modules with no build step; index.html loads this one, which wires the page to the rest:
  * state.js holds what changes, api.js and feed.js talk to the simulator, views/ draws.
  */
 import { startPolling } from './connection.js';
 import { changeChaos, loadChaos, loadHealth, reset } from './controls.js';
 import { connectFeed } from './feed.js';
+import { startJournal } from './journal.js';
 import { state } from './state.js';
 import { closeTask, resync, selectTask } from './tasks.js';
 import { byId } from './views/dom.js';
@@ -26,6 +28,11 @@ byId('task-list').addEventListener('click', (event) => {
   const row = button?.closest('[data-task-id]');
   if (row instanceof HTMLElement) selectTask(row.dataset['taskId'] ?? '');
 });
+// A journaled request about a task opens the task.
+byId('journal').addEventListener('click', (event) => {
+  const line = /** @type {Element} */ (event.target).closest('.journal-button')?.closest('[data-task-id]');
+  if (line instanceof HTMLElement) selectTask(line.dataset['taskId'] ?? '');
+});
 byId('detail-close').addEventListener('click', () => closeTask());
 document.addEventListener('keydown', (event) => {
   if (event.key === 'Escape' && state.selected) closeTask();
@@ -38,6 +45,7 @@ setInterval(() => {
 
 await loadHealth();
 await Promise.all([loadChaos().catch(showError), resync().catch(showError)]);
+startJournal();
 const linked = /^#task=(.+)$/.exec(location.hash);
 if (linked) selectTask(decodeURIComponent(linked[1] ?? ''));
 if ('WebSocket' in window) connectFeed();

@@ -5,13 +5,14 @@
 import { feedUrl } from './api.js';
 import { setMode, startPolling, stopPolling } from './connection.js';
 import { FEED_TYPES } from './feed-types.js';
+import { scheduleJournal } from './journal.js';
 import { applyFeedMessage, state } from './state.js';
 import { loadTask, resync, scheduleResync, scheduleTaskReload } from './tasks.js';
 import { showError } from './views/header.js';
 import { scheduleRender } from './views/render.js';
 
-/** The feed's event types the dashboard reads (`request:received` is left out: it is the busiest). */
-export const WATCHED_TYPES = FEED_TYPES.filter((type) => type !== 'request:received');
+/** The feed's event types the dashboard reads: all of them (`request:received` for the journal). */
+export const WATCHED_TYPES = FEED_TYPES;
 
 /** The first retry of a lost feed; each next one waits twice as long, up to a minute. */
 const FIRST_RETRY_MS = 2_000;
@@ -58,4 +59,6 @@ function onFeedMessage(/** @type {any} */ msg) {
   // The journal knows the binding and operation of the request behind a stream.
   if (changes.streams) scheduleTaskReload();
   if (changes.changed) scheduleRender({ task: changes.openTask });
+  // A new request, and the events that come as one completes, show in the journal.
+  if (['request:received', 'stream:closed', 'task:event'].includes(msg.type)) scheduleJournal();
 }
