@@ -63,5 +63,8 @@ export function feedUrl(/** @type {readonly string[]} */ types) {
   return url;
 }
 
+/** The loaded scenarios and agents (`GET /_sim/scenarios`): the agents to talk to. */
+export const getCatalog = () => call('scenarios');
+
 /** Every journaled request, oldest first. */
 export const listAllRequests = () => call('requests');

@@ -1,7 +1,7 @@
 /**
  * The a2a-sim dashboard: the task list and one task's timeline, kept live by the feed
  * (`/_sim/feed`, a WebSocket), or by polling the admin API every 2 s when the feed is unavailable;
- * and the request journal.
+ * the request journal; and a panel to talk to an agent from the page (talk.js).
  * Native ES modules with no build step; index.html loads this one, which wires the page to the rest:
  * state.js holds what changes, api.js and feed.js talk to the simulator, views/ draws.
  */
@@ -10,6 +10,7 @@ import { changeChaos, loadChaos, loadHealth, reset } from './controls.js';
 import { connectFeed } from './feed.js';
 import { startJournal } from './journal.js';
 import { state } from './state.js';
+import { loadAgents, setupTalk } from './talk.js';
 import { closeTask, resync, selectTask } from './tasks.js';
 import { byId } from './views/dom.js';
 import { showError } from './views/header.js';
@@ -33,6 +34,7 @@ byId('journal').addEventListener('click', (event) => {
   const line = /** @type {Element} */ (event.target).closest('.journal-button')?.closest('[data-task-id]');
   if (line instanceof HTMLElement) selectTask(line.dataset['taskId'] ?? '');
 });
+setupTalk();
 byId('detail-close').addEventListener('click', () => closeTask());
 document.addEventListener('keydown', (event) => {
   if (event.key === 'Escape' && state.selected) closeTask();
@@ -44,7 +46,7 @@ setInterval(() => {
 }, HEALTH_MS);
 
 await loadHealth();
-await Promise.all([loadChaos().catch(showError), resync().catch(showError)]);
+await Promise.all([loadChaos().catch(showError), resync().catch(showError), loadAgents().catch(showError)]);
 startJournal();
 const linked = /^#task=(.+)$/.exec(location.hash);
 if (linked) selectTask(decodeURIComponent(linked[1] ?? ''));
