@@ -128,8 +128,12 @@ export async function sendToAgent(choice, onAnswer) {
   });
   const unwrap = (/** @type {any} */ data) => {
     const error = data?.error;
-    if (error) throw new Error(`${response.status} ${error.status ?? error.code ?? ''}: ${error.message}`);
-    return choice.binding === 'jsonrpc' ? data.result : data;
+    if (!error) return choice.binding === 'jsonrpc' ? data.result : data;
+    const what =
+      choice.binding === 'jsonrpc'
+        ? `JSON-RPC error ${error.code}`
+        : `HTTP ${response.status}${error.status ? ` ${error.status}` : ''}`;
+    throw new Error(`${what}: ${error.message}`);
   };
   if (/^text\/event-stream/.test(response.headers.get('content-type') ?? '')) {
     await readSse(response, (data) => onAnswer(summarize(unwrap(data))));
