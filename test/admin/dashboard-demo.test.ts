@@ -130,6 +130,30 @@ describe.skipIf(!HAS_CHROMIUM && !REQUIRED)(`talking to an agent from the dashbo
     }
   });
 
+  it("shows the agent's error when the task it continues is gone", async () => {
+    const t = await startSim();
+    const errors: Error[] = [];
+    try {
+      const page = await openDashboard(browser, t, errors);
+      await say(page, t, 'Book me a flight');
+      t.clock.advance(1_000);
+      await answers(page, 'input-required').waitFor(SHOWN);
+      const reset = await fetch(`${t.url}/_sim/reset`, { method: 'POST', headers: { 'X-Sim-Admin': '1' } });
+      expect(reset.ok).toBe(true);
+      await page.getByLabel('Message').fill('From Oslo to Rome');
+      await page.getByTestId('talk-send').click();
+      const error = page.getByTestId('talk-error');
+      await error.waitFor(SHOWN);
+      expect(await error.textContent()).toMatch(/^HTTP 404 NOT_FOUND: .*not found/i);
+      // The task still waits as far as the panel knows: a new conversation starts over.
+      await page.getByRole('button', { name: 'New conversation' }).click();
+      await page.getByTestId('talk-continue').waitFor({ state: 'hidden', ...SHOWN });
+      expect(errors).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+
   it("shows each task's last event time, and a fault badge on a task a chaos fault hit", async () => {
     const t = await startSim();
     const errors: Error[] = [];
