@@ -268,6 +268,9 @@ describe.skipIf(!HAS_CHROMIUM && !REQUIRED)(`the dashboard in a browser${SKIPPED
       await page.getByTestId('stream').getByText('closed at').waitFor(SHOWN);
       await page.getByTestId('fault').first().waitFor(SHOWN);
       expect(await page.getByTestId('faults').textContent()).toContain('drop');
+      // The timeline marks the event the fault was applied at.
+      await page.getByTestId('timeline-fault').first().waitFor(SHOWN);
+      expect(await page.getByTestId('timeline-fault').first().textContent()).toMatch(/^fault: drop/);
       expect(await page.getByTestId('deliveries').textContent()).toBe('No deliveries.');
 
       await page.keyboard.press('Escape');

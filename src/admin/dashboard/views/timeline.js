@@ -9,6 +9,12 @@ export function renderTimeline(/** @type {import('../state.js').OpenTask} */ ope
   const list = byId('timeline');
   const events = [...open.events.values()].sort((a, b) => a.seq - b.seq);
   const first = events[0];
+  /** The chaos faults applied at each event (a drop after it, a duplicate of it), by seq. */
+  const faultsAt = new Map();
+  for (const fault of open.faults.values()) {
+    if (fault.seq === undefined) continue;
+    faultsAt.set(fault.seq, [...(faultsAt.get(fault.seq) ?? []), fault.kind]);
+  }
   /** Messages already on the timeline: a task snapshot shows only the ones that are new. */
   const shown = new Set();
   list.replaceChildren(
@@ -53,6 +59,9 @@ export function renderTimeline(/** @type {import('../state.js').OpenTask} */ ope
             first !== undefined && logged.seq !== first.seq ? ` (+${offset(logged.atMs - first.atMs)})` : '',
           ),
           h('span', { className: 'what' }, ...what),
+          ...(faultsAt.get(logged.seq) ?? []).map((kind) =>
+            h('span', { className: 'fault-badge', 'data-testid': 'timeline-fault', text: `fault: ${kind}` }),
+          ),
         ),
         ...body,
       );
