@@ -9,6 +9,8 @@
  * const answer = await drive(clock, fetch(`${sim.url}/message:send`, { method: 'POST', ... }));
  * const task = await waitForTask(sim, taskId, 'completed');
  */
+import { TASK_STATE_FROM_WIRE } from './bindings/v1/codec.js';
+import { isTerminal } from './domain/lifecycle.js';
 import type { Task, TaskState } from './domain/types.js';
 import type { Clock, VirtualClock } from './lib/clock.js';
 import type { TaskStore } from './store/task-store.js';
@@ -24,17 +26,23 @@ const MAX_STEPS = 100_000;
 
 /** Awaits `work`, moving the virtual clock to each next timer whenever the event loop is idle. */
 export async function drive<T>(clock: VirtualClock, work: Promise<T>, maxSteps = MAX_STEPS): Promise<T> {
-  let settled = false;
-  const done = () => (settled = true);
-  work.then(done, done);
-  for (let step = 0; !settled; step++) {
+  const settled = settledYet(work);
+  for (let step = 0; !settled(); step++) {
     if (step > maxSteps) throw new Error(`drive: still pending after ${maxSteps} clock steps`);
     await new Promise((resolve) => setImmediate(resolve));
-    if (settled) break;
+    if (settled()) break;
     const next = clock.nextAt();
     if (next !== undefined) clock.advance(Math.max(0, next - clock.now()));
   }
   return work;
+}
+
+/** Asks, without awaiting it, whether `work` has settled (resolved or rejected) yet. */
+export function settledYet(work: Promise<unknown>): () => boolean {
+  let settled = false;
+  const done = () => (settled = true);
+  work.then(done, done);
+  return () => settled;
 }
 
 /**
@@ -47,16 +55,17 @@ export async function waitForTask(
   taskId: string,
   state: TaskState | `TASK_STATE_${string}`,
 ): Promise<Task> {
-  const wanted = state.startsWith('TASK_STATE_') ? state.slice(11).toLowerCase().replace('_', '-') : state;
+  const wanted = TASK_STATE_FROM_WIRE.get(state) ?? state;
   const reached = new Promise<Task>((resolve, reject) => {
+    /** Settles the wait when the task is gone, there, or ended elsewhere; says whether it did. */
     const check = (): boolean => {
       const record = sim.store.find(taskId);
-      if (!record) return (reject(new Error(`waitForTask: no task ${taskId}`)), true);
-      const now = record.status.state;
-      if (now === wanted) return (resolve(record.task), true);
-      if (ENDED.has(now))
-        return (reject(new Error(`waitForTask: task ${taskId} ended ${now}, not ${wanted}`)), true);
-      return false;
+      const now = record?.status.state;
+      if (!record) reject(new Error(`waitForTask: no task ${taskId}`));
+      else if (now === wanted) resolve(record.task);
+      else if (isTerminal(now!)) reject(new Error(`waitForTask: task ${taskId} ended ${now}, not ${wanted}`));
+      else return false;
+      return true;
     };
     if (check()) return;
     const stop = sim.store.onEvent((record) => {
@@ -66,5 +75,3 @@ export async function waitForTask(
   const clock = sim.clock as Partial<VirtualClock>;
   return typeof clock.nextAt === 'function' ? drive(clock as VirtualClock, reached) : reached;
 }
-
-const ENDED = new Set<string>(['completed', 'failed', 'canceled', 'rejected']);

@@ -87,6 +87,9 @@ describe('waitForTask', () => {
     const done = await waitForTask(sim, task.id, 'TASK_STATE_COMPLETED');
     expect(done.status.state).toBe('completed');
     expect((await waitForTask(sim, task.id, 'completed')).id).toBe(task.id);
+    const booking = (await send('Book me a flight', RETURN_IMMEDIATELY)).body.task;
+    const waiting = await waitForTask(sim, booking.id, 'TASK_STATE_INPUT_REQUIRED');
+    expect(waiting.status.state).toBe('input-required');
     sim.resetScenarios();
   });
 
