@@ -6,7 +6,6 @@
 import type { JsonObject, JsonValue } from '../domain/types.js';
 import { delaySpec, type DelaySpec, type RawDelay } from '../lib/delay.js';
 import { parseDuration } from '../lib/duration.js';
-import { isFakerMethod } from '../lib/fake-data.js';
 import type { IssuePath } from '../lib/yaml-file.js';
 import {
   END,
@@ -21,7 +20,7 @@ import {
 import type { RawCondition, RawMessageContent, RawPart, RawScenario, RawStep } from './schema.js';
 import { Pattern, PatternSyntaxError } from './pattern.js';
 import { buildScript, type ScriptCompiler } from './script.js';
-import { hasTemplate, parseTemplate, TemplateSyntaxError } from './template.js';
+import { checkTemplate, hasTemplate } from './template.js';
 
 export interface CompileIssue {
   path: IssuePath;
@@ -39,13 +38,12 @@ export async function compileScenario(
 ): Promise<{ scenario?: Scenario; issues: CompileIssue[] }> {
   const compiler = new Compiler(checkChaos);
   const scenario = compiler.scenario(id, file, raw);
-  compiler.checkFakerPaths();
   return compiler.issues.length ? { issues: compiler.issues } : { scenario, issues: [] };
 }
 
 class Compiler implements ScriptCompiler {
   readonly issues: CompileIssue[] = [];
-  private readonly fakerUses: { path: IssuePath; method: string[] }[] = [];
+  private readonly fakerUses: { path: IssuePath; method: readonly string[] }[] = [];
   private readonly variantTypes: string[][] = [];
   /** Vars declared so far: a var may only read the ones declared before it. */
   private readonly declaredVars = new Set<string>();
@@ -111,17 +109,6 @@ class Compiler implements ScriptCompiler {
     const problem = this.checkChaos?.(raw);
     if (problem) this.issues.push({ path: ['chaos'], message: problem });
     return raw;
-  }
-
-  checkFakerPaths(): void {
-    for (const use of this.fakerUses) {
-      if (!isFakerMethod(use.method)) {
-        this.issues.push({
-          path: use.path,
-          message: `"faker.${use.method.join('.')}" is not a faker method (see https://fakerjs.dev/api/)`,
-        });
-      }
-    }
   }
 
   report(path: IssuePath, message: string): void {
@@ -277,29 +264,10 @@ class Compiler implements ScriptCompiler {
 
   private text(raw: string, path: IssuePath): Text {
     if (!hasTemplate(raw)) return raw;
-    try {
-      const template = parseTemplate(raw);
-      for (const method of template.fakerPaths()) this.fakerUses.push({ path, method });
-      this.checkVars(template.varNames(), path);
-      return template;
-    } catch (error) {
-      if (!(error instanceof TemplateSyntaxError)) throw error;
-      this.issues.push({ path, message: `template error: ${error.message}` });
-      for (const method of error.fakerPaths) this.fakerUses.push({ path, method });
-      this.checkVars(error.varNames, path);
-      return raw;
-    }
-  }
-
-  private checkVars(names: readonly string[], path: IssuePath): void {
-    for (const name of names) {
-      if (!this.declaredVars.has(name)) {
-        this.issues.push({
-          path,
-          message: `template reads "vars.${name}", which is not declared (above it) in "vars"`,
-        });
-      }
-    }
+    const checked = checkTemplate(raw, this.declaredVars);
+    for (const method of checked.fakerPaths) this.fakerUses.push({ path, method });
+    for (const message of checked.problems) this.issues.push({ path, message });
+    return checked.template ?? raw;
   }
 }
 

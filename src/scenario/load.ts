@@ -17,9 +17,8 @@ import {
 } from '../lib/yaml-file.js';
 import { compileScenario, type ChaosCheck } from './compile.js';
 import type { Scenario } from './model.js';
-import { isFakerMethod } from '../lib/fake-data.js';
 import { ScenarioFile } from './schema.js';
-import { hasTemplate, parseTemplate, TemplateSyntaxError } from './template.js';
+import { checkTemplate, hasTemplate } from './template.js';
 
 export { formatIssue } from '../lib/yaml-file.js';
 
@@ -136,8 +135,8 @@ export async function parseScenario(
 }
 
 /**
- * The template problems of a file that did not validate: each string's `{{…}}` syntax, faker
- * method names and reads of vars the file does not declare, as compiling would report them.
+ * The template problems of a file that did not validate, as compiling would report them; a file
+ * that does not validate declares its vars only as far as it can be read, so all count as declared.
  */
 function templateProblems(input: unknown, at: IssueAt): ScenarioIssue[] {
   const vars = input !== null && typeof input === 'object' ? (input as { vars?: unknown }).vars : undefined;
@@ -145,27 +144,8 @@ function templateProblems(input: unknown, at: IssueAt): ScenarioIssue[] {
   const issues: ScenarioIssue[] = [];
   const walk = (value: unknown, path: IssuePath): void => {
     if (typeof value === 'string') {
-      if (!hasTemplate(value)) return;
-      let reads: { varNames: readonly string[]; fakerPaths: readonly string[][] };
-      try {
-        const template = parseTemplate(value);
-        reads = { varNames: template.varNames(), fakerPaths: template.fakerPaths() };
-      } catch (error) {
-        if (!(error instanceof TemplateSyntaxError)) throw error;
-        issues.push(at(path, `template error: ${error.message}`));
-        reads = error;
-      }
-      for (const method of reads.fakerPaths) {
-        if (!isFakerMethod(method)) {
-          issues.push(
-            at(path, `"faker.${method.join('.')}" is not a faker method (see https://fakerjs.dev/api/)`),
-          );
-        }
-      }
-      for (const name of reads.varNames) {
-        if (!declared.has(name))
-          issues.push(at(path, `template reads "vars.${name}", which is not declared in "vars"`));
-      }
+      if (hasTemplate(value))
+        for (const message of checkTemplate(value, declared).problems) issues.push(at(path, message));
     } else if (Array.isArray(value)) {
       value.forEach((item, i) => walk(item, [...path, i]));
     } else if (value !== null && typeof value === 'object') {

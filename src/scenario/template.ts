@@ -7,6 +7,7 @@
  *   {{faker.location.city}}  {{faker.number.int min=1 max=9}}
  * Rendering lives in the engine (`engine/content.ts`); this module only knows the grammar.
  */
+import { isFakerMethod } from '../lib/fake-data.js';
 import { Pattern, PatternSyntaxError } from './pattern.js';
 
 export const VARIABLES = Object.freeze([
@@ -75,6 +76,38 @@ export class TemplateSyntaxError extends Error {
 const TAG = /\{\{([\s\S]*?)\}\}/g;
 const TOKEN =
   /\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([A-Za-z_][\w]*)=("(?:[^"\\]|\\.)*"|'[^']*'|[^\s"']+)|([^\s"']+))/y;
+
+/**
+ * Every problem of one templated string, in one pass: its syntax (each bad expression), the faker
+ * methods it names that faker lacks, and the vars it reads that `declared` does not hold. The
+ * template is there when the syntax is sound.
+ */
+export function checkTemplate(
+  source: string,
+  declared: ReadonlySet<string>,
+): { template?: Template; fakerPaths: readonly string[][]; problems: string[] } {
+  const problems: string[] = [];
+  let template: Template | undefined;
+  let reads: { varNames: readonly string[]; fakerPaths: readonly string[][] };
+  try {
+    template = parseTemplate(source);
+    reads = { varNames: template.varNames(), fakerPaths: template.fakerPaths() };
+  } catch (error) {
+    if (!(error instanceof TemplateSyntaxError)) throw error;
+    problems.push(`template error: ${error.message}`);
+    reads = error;
+  }
+  for (const method of reads.fakerPaths) {
+    if (!isFakerMethod(method)) {
+      problems.push(`"faker.${method.join('.')}" is not a faker method (see https://fakerjs.dev/api/)`);
+    }
+  }
+  for (const name of reads.varNames) {
+    if (!declared.has(name))
+      problems.push(`template reads "vars.${name}", which is not declared (above it) in "vars"`);
+  }
+  return { ...(template && { template }), fakerPaths: reads.fakerPaths, problems };
+}
 
 export function hasTemplate(text: string): boolean {
   return text.includes('{{');

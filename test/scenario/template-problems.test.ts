@@ -35,7 +35,7 @@ describe('problems in one pass', () => {
       't.yaml:7 steps[1].aftr: unknown key "aftr" (did you mean "after"?)',
       CAPTURE,
       FAKER,
-      `${AT} template reads "vars.who", which is not declared in "vars"`,
+      `${AT} template reads "vars.who", which is not declared (above it) in "vars"`,
     ]);
   });
 });
