@@ -19,7 +19,7 @@ const WEATHER = 'What is the weather today?';
 
 describe('GET and PUT /_sim/chaos', () => {
   let t: TestSim;
-  beforeAll(async () => (t = await startSim({ keepAliveMs: 0 })));
+  beforeAll(async () => (t = await startSim({ keepAlive: 0 })));
   afterAll(() => t.close());
 
   /** Streams the weather over REST and returns the seqs the client got. */
@@ -130,7 +130,7 @@ describe('GET /_sim/faults', () => {
   let t: TestSim;
   let dropTask: string;
   beforeAll(async () => {
-    t = await startSim({ keepAliveMs: 0 });
+    t = await startSim({ keepAlive: 0 });
     const refused = await postJson(t, '/message:send', v1Send(WEATHER, { messageId: 'f-1' }), {
       'X-Sim-Chaos': 'errors-kind=503',
     });

@@ -144,7 +144,7 @@ describe('filters', () => {
   };
   let tasks: Record<'root' | 'agent' | 'ws1' | 'ws2' | 'stream', any>;
   beforeAll(async () => {
-    t = await startSim({ keepAliveMs: 0 });
+    t = await startSim({ keepAlive: 0 });
     for (const [name, query] of Object.entries(QUERIES)) live[name] = await watchFeed(t, query);
     const root = await restSend(t, '', WEATHER, 'flt-root');
     const agent = await restSend(t, '/agents/explore', FLIGHT, 'flt-agent');

@@ -21,7 +21,7 @@ describe('one request from each binding', () => {
   const taskIds: Record<string, string> = {};
   let startedAt: number;
   beforeAll(async () => {
-    t = await startSim({ keepAliveMs: 0 });
+    t = await startSim({ keepAlive: 0 });
     startedAt = t.clock.now();
     const rest = await t.drive(
       postJson(t, '/message:send', v1Send(WEATHER, { messageId: 'j-rest' }), {
@@ -145,7 +145,7 @@ describe('one request from each binding', () => {
 
 describe('faults, errors and streams', () => {
   let t: TestSim;
-  beforeAll(async () => (t = await startSim({ keepAliveMs: 0 })));
+  beforeAll(async () => (t = await startSim({ keepAlive: 0 })));
   afterAll(() => t.close());
 
   it('links the chaos faults applied to a request (X-Sim-Chaos), with the status the client got', async () => {

@@ -22,7 +22,7 @@ const detail = (body: any, key: string) => body.find((d: any) => d[key] !== unde
 let t: TestSim;
 let taskId: string;
 beforeEach(async () => {
-  t = await startSim({ keepAliveMs: 0 });
+  t = await startSim({ keepAlive: 0 });
   const sent = await postJson(
     t,
     '/message:send',

@@ -87,7 +87,7 @@ const get =
 
 /** The report and a weather task under `profile`, then replays and reads of the report under it. */
 async function chaosSession(seed: string, profile: string) {
-  const t = await startSim({ seed, keepAliveMs: 0 });
+  const t = await startSim({ seed, keepAlive: 0 });
   try {
     const out: string[] = [];
     await toSlot(t, 0);
@@ -171,7 +171,7 @@ it('meets the same faults under the older spellings of the keys as under the new
  * from seq 0.
  */
 async function cleanReads(options: { chaos?: string }) {
-  const t = await startSim({ seed: 'wire-only', keepAliveMs: 0, ...options });
+  const t = await startSim({ seed: 'wire-only', keepAlive: 0, ...options });
   try {
     await toSlot(t, 0);
     await exchange(t, post(t, '/message:stream', v1Send(REPORT_TEXT, { messageId: 'w-1' })));

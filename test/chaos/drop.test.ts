@@ -27,7 +27,7 @@ import {
 
 let t: TestSim;
 beforeEach(async () => {
-  t = await startSim({ keepAliveMs: 0 });
+  t = await startSim({ keepAlive: 0 });
 });
 afterEach(() => t.close());
 
@@ -114,7 +114,7 @@ describe('drop', () => {
 
   it('drop-mode=hang: after N events nothing more comes, keep-alives included, on a socket left open until the client aborts', async () => {
     await t.close();
-    t = await startSim({ keepAliveMs: 1_000 });
+    t = await startSim({ keepAlive: 1_000 });
     const serverSockets: Socket[] = [];
     t.sim.server.on('connection', (socket: Socket) => serverSockets.push(socket));
     const x = rawRequest(

@@ -36,7 +36,7 @@ import {
 
 let t: TestSim;
 beforeEach(async () => {
-  t = await startSim({ keepAliveMs: 0 });
+  t = await startSim({ keepAlive: 0 });
 });
 afterEach(() => t.close());
 

@@ -44,7 +44,7 @@ describe('global and scenario chaos settings', () => {
     const dir = await mkdtemp(join(tmpdir(), 'a2a-sim-chaos-file-'));
     const file = join(dir, 'cut-two.chaos.yaml');
     await writeFile(file, 'drop:\n  afterEvents: 2\n');
-    const g = await startSim({ chaos: file, keepAliveMs: 0 });
+    const g = await startSim({ chaos: file, keepAlive: 0 });
     try {
       const reader = await postSse(`${g.url}/message:stream`, v1Send(REPORT_TEXT, { messageId: 'file-1' }));
       expect((await settle(g, reader.rest())).map((e) => e.id)).toEqual(['1', '2']);
@@ -81,7 +81,7 @@ describe('precedence: header > metadata.chaos > scenario chaos > global --chaos;
         'too-many.chaos.yaml':
           'description: Rate limited, but only when asked.\nerrors:\n  kind: "429"\n  rate: 0\n  retryAfter: 3s\n',
       },
-      { chaos: 'drop-after-events=5', keepAliveMs: 0 },
+      { chaos: 'drop-after-events=5', keepAlive: 0 },
     );
   });
   afterAll(() => p.close());

@@ -161,7 +161,7 @@ const BINDINGS: ResumeBinding[] = [
   },
 ];
 
-const OPTIONS = { keepAliveMs: 0, apiKeys: { 'resume-key': ['ws-resume'] } };
+const OPTIONS = { keepAlive: 0, apiKeys: { 'resume-key': ['ws-resume'] } };
 
 let sim: TestSim;
 beforeEach(async () => {
@@ -270,7 +270,7 @@ describe.each(BINDINGS)('$name', (binding) => {
 describe('an expired cursor', () => {
   it.each(BINDINGS)('$name: gets EVENTS_EXPIRED with the oldest and latest retained seq', async (binding) => {
     await sim.close();
-    sim = await startSim({ ...OPTIONS, retention: { eventTtlMs: 5_000 } });
+    sim = await startSim({ ...OPTIONS, retention: { eventTtl: 5_000 } });
     const { taskId, reference } = await startReport(binding);
     sim.clock.advance(12_000);
     await flushIo();
