@@ -2,8 +2,9 @@
  * Loading agent definitions: every problem is reported like a scenario's, with file, line and
  * path, never thrown; a broken file is skipped and the others still load.
  */
+import { writeFiles } from '../helpers/files.js';
 import { atLine } from '../helpers/issues.js';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -178,19 +179,13 @@ describe('agent files', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  async function write(into: string, files: Record<string, string>): Promise<string> {
-    await mkdir(into, { recursive: true });
-    for (const [name, content] of Object.entries(files)) await writeFile(path.join(into, name), content);
-    return into;
-  }
-
   it('names an agent after its file, without ".agent.yaml" or ".agent.json"', () => {
     expect(agentIdOf('/x/explore.agent.yaml')).toBe('explore');
     expect(agentIdOf('/x/shop.v2.agent.json')).toBe('shop.v2');
   });
 
   it('lists only agent files, by name', async () => {
-    await write(dir, {
+    await writeFiles(dir, {
       'b.agent.json': '{}',
       'a.agent.yaml': '',
       'weather.yaml': '',
@@ -203,7 +198,7 @@ describe('agent files', () => {
   });
 
   it('refuses the reserved id "a2a": /agents/a2a is the gateway endpoint', async () => {
-    await write(dir, { 'a2a.agent.yaml': valid() });
+    await writeFiles(dir, { 'a2a.agent.yaml': valid() });
     const file = path.join(dir, 'a2a.agent.yaml');
     const { agent, issues } = await loadAgentFile(file, { scenarioIds: SCENARIOS });
     expect(agent).toBeUndefined();
@@ -213,7 +208,7 @@ describe('agent files', () => {
   });
 
   it('reports a file name that is not a valid agent id', async () => {
-    await write(dir, { '-draft.agent.yaml': valid() });
+    await writeFiles(dir, { '-draft.agent.yaml': valid() });
     const { issues } = await loadAgentFile(path.join(dir, '-draft.agent.yaml'), { scenarioIds: SCENARIOS });
     expect(issues).toEqual([
       expect.objectContaining({ message: expect.stringContaining('not a valid agent id') }),
@@ -227,7 +222,7 @@ describe('agent files', () => {
       2,
     );
     const file = path.join(dir, 'shop.agent.json');
-    await write(dir, { 'shop.agent.json': json });
+    await writeFiles(dir, { 'shop.agent.json': json });
     const { issues } = await loadAgentFile(file, { scenarioIds: SCENARIOS });
     expect(issues.map(atLine)).toEqual([
       `${file}:${lineOf(json, '"version"')} version: expected string, received number`,
@@ -236,7 +231,7 @@ describe('agent files', () => {
 
   it('skips a broken file and a duplicate code, and still loads the others', async () => {
     const duplicate = valid('code: a');
-    await write(dir, {
+    await writeFiles(dir, {
       'a.agent.yaml': valid(),
       'b.agent.yaml': yaml('name: B', 'description: x', 'scenarios: [nope]'),
       'c.agent.yaml': duplicate,
@@ -254,10 +249,10 @@ describe('agent files', () => {
   });
 
   it('keeps the agent from the earlier directory when two share an id, as scenarios do', async () => {
-    const user = await write(path.join(dir, 'user'), {
+    const user = await writeFiles(path.join(dir, 'user'), {
       'explore.agent.yaml': yaml('name: Mine', 'description: x', 'scenarios: [weather]'),
     });
-    const builtin = await write(path.join(dir, 'builtin'), {
+    const builtin = await writeFiles(path.join(dir, 'builtin'), {
       'explore.agent.yaml': yaml('name: Built-in', 'description: x', "scenarios: '*'"),
     });
     const { agents, issues } = await loadAgentDirs([user, builtin], SCENARIOS);

@@ -1,7 +1,8 @@
 /** Starts a real simulator on 127.0.0.1:0 with a virtual clock; nothing waits on the wall clock. */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeFiles } from './files.js';
 import { createSimulator, VirtualClock, type SimulatorOptions } from '../../src/index.js';
 
 export type TestSim = Awaited<ReturnType<typeof startSim>>;
@@ -41,7 +42,7 @@ export async function startSimWith(files: Record<string, string>, options: Simul
   const dir = await mkdtemp(join(tmpdir(), 'a2a-sim-test-'));
   const removeDir = () => rm(dir, { recursive: true, force: true });
   try {
-    for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+    await writeFiles(dir, files);
     const t = await startSim({ ...options, scenarioDirs: [dir, ...(options.scenarioDirs ?? [])] });
     return { ...t, dir, close: () => t.close().finally(removeDir) };
   } catch (error) {

@@ -2,8 +2,9 @@
  * Loading scenario files: every problem is reported with file, line and path, never thrown, and one
  * broken file never keeps the others from loading.
  */
+import { writeFiles } from '../helpers/files.js';
 import { atLine } from '../helpers/issues.js';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -345,16 +346,9 @@ describe('scenario files', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  /** Writes `files` (name → content) into `into` and returns it. */
-  async function write(into: string, files: Record<string, string>): Promise<string> {
-    await mkdir(into, { recursive: true });
-    for (const [name, content] of Object.entries(files)) await writeFile(path.join(into, name), content);
-    return into;
-  }
-
   describe('loadScenarioFile', () => {
     it('names the scenario after its file', async () => {
-      await write(dir, { 'say-hello.yaml': valid() });
+      await writeFiles(dir, { 'say-hello.yaml': valid() });
       const { scenario, issues } = await loadScenarioFile(path.join(dir, 'say-hello.yaml'));
       expect(issues).toEqual([]);
       expect(scenario!.id).toBe('say-hello');
@@ -366,7 +360,7 @@ describe('scenario files', () => {
         null,
         2,
       );
-      await write(dir, { 'from-json.json': json });
+      await writeFiles(dir, { 'from-json.json': json });
       const { scenario, issues } = await loadScenarioFile(path.join(dir, 'from-json.json'));
       expect(issues).toEqual([]);
       expect(scenario).toMatchObject({ id: 'from-json', description: 'From JSON' });
@@ -379,7 +373,7 @@ describe('scenario files', () => {
         2,
       );
       const file = path.join(dir, 'bad.json');
-      await write(dir, { 'bad.json': json });
+      await writeFiles(dir, { 'bad.json': json });
       const { scenario, issues } = await loadScenarioFile(file);
       expect(scenario).toBeUndefined();
       expect(issues.map(atLine)).toEqual([
@@ -396,7 +390,7 @@ describe('scenario files', () => {
         '    after: 3 days',
       );
       const file = path.join(dir, 'slow.yaml');
-      await write(dir, { 'slow.yaml': text });
+      await writeFiles(dir, { 'slow.yaml': text });
       const { issues } = await loadScenarioFile(file);
       expect(issues).toEqual<ScenarioIssue[]>([
         { file, line: lineOf(text, '3 days'), column: 5, path: 'steps[1].after', message: DURATION_HINT },
@@ -405,7 +399,7 @@ describe('scenario files', () => {
     });
 
     it('reports a file name that is not a valid scenario id', async () => {
-      await write(dir, { '-draft.yaml': valid() });
+      await writeFiles(dir, { '-draft.yaml': valid() });
       const { scenario, issues } = await loadScenarioFile(path.join(dir, '-draft.yaml'));
       expect(scenario).toBeUndefined();
       expect(issues).toEqual([
@@ -424,11 +418,11 @@ describe('scenario files', () => {
 
   describe('loadScenarioDirs', () => {
     it('loads directories in the order given, each in file-name order, skipping non-scenario files', async () => {
-      const first = await write(path.join(dir, 'first'), {
+      const first = await writeFiles(path.join(dir, 'first'), {
         'zeta.yaml': valid(),
         'notes.txt': 'not a scenario',
       });
-      const second = await write(path.join(dir, 'second'), {
+      const second = await writeFiles(path.join(dir, 'second'), {
         'beta.yml': valid(),
         'alpha.json': JSON.stringify({ description: 'x', steps: [{ status: 'completed' }] }),
         'scenario.schema.json': '{}',
@@ -441,8 +435,8 @@ describe('scenario files', () => {
     });
 
     it('keeps the scenario from the earlier directory when two share an id', async () => {
-      const user = await write(path.join(dir, 'user'), { 'weather.yaml': valid('User weather') });
-      const builtin = await write(path.join(dir, 'builtin'), {
+      const user = await writeFiles(path.join(dir, 'user'), { 'weather.yaml': valid('User weather') });
+      const builtin = await writeFiles(path.join(dir, 'builtin'), {
         'weather.yaml': valid('Built-in weather'),
         'other.yaml': valid('Other'),
       });
@@ -456,7 +450,7 @@ describe('scenario files', () => {
 
     it('reports a broken file and still loads the others', async () => {
       const broken = yaml('description: x', 'steps:', '  - status: working', '    after: whenever');
-      await write(dir, { 'a-good.yaml': valid(), 'b-broken.yaml': broken, 'c-good.yaml': valid() });
+      await writeFiles(dir, { 'a-good.yaml': valid(), 'b-broken.yaml': broken, 'c-good.yaml': valid() });
       const { scenarios, issues } = await loadScenarioDirs([dir]);
       expect(scenarios.map((s) => s.id)).toEqual(['a-good', 'c-good']);
       expect(issues).toEqual([
@@ -472,7 +466,7 @@ describe('scenario files', () => {
 
     it('reports a directory it cannot read and still loads the others', async () => {
       const missing = path.join(dir, 'does-not-exist');
-      const present = await write(path.join(dir, 'present'), { 'ok.yaml': valid() });
+      const present = await writeFiles(path.join(dir, 'present'), { 'ok.yaml': valid() });
       const { scenarios, issues } = await loadScenarioDirs([missing, present]);
       expect(scenarios.map((s) => s.id)).toEqual(['ok']);
       expect(issues).toEqual([
