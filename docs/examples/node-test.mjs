@@ -10,19 +10,24 @@ before(async () => {
 });
 after(() => sim.close());
 
-test('a task on virtual time: submitted at once, completed once the clock has run', async () => {
+/** A message:send, with the virtual clock run until it is answered; `extra` adds request members. */
+async function send(text, extra = {}) {
   const response = await drive(
     clock,
     fetch(`${sim.url}/message:send`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0' },
       body: JSON.stringify({
-        message: { role: 'ROLE_USER', parts: [{ text: 'What is the weather today?' }], messageId: 'm-1' },
-        configuration: { returnImmediately: true },
+        message: { role: 'ROLE_USER', parts: [{ text }], messageId: crypto.randomUUID() },
+        ...extra,
       }),
     }),
   );
-  const { task } = await response.json();
+  return response.json();
+}
+
+test('a task on virtual time: submitted at once, completed once the clock has run', async () => {
+  const { task } = await send('What is the weather today?', { configuration: { returnImmediately: true } });
   assert.equal(task.status.state, 'TASK_STATE_SUBMITTED');
   const done = await waitForTask(sim, task.id, 'completed');
   assert.equal(done.artifacts[0].name, 'Weather Report');
@@ -30,16 +35,6 @@ test('a task on virtual time: submitted at once, completed once the clock has ru
 
 test('a scenario of the test’s own, forgotten afterwards', async () => {
   await sim.use('id: canned\nmatch:\n  - keywords: [canned]\nreply:\n  message: A canned answer\n');
-  const response = await drive(
-    clock,
-    fetch(`${sim.url}/message:send`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0' },
-      body: JSON.stringify({
-        message: { role: 'ROLE_USER', parts: [{ text: 'Something canned, please' }], messageId: 'm-2' },
-      }),
-    }),
-  );
-  assert.equal((await response.json()).message.parts[0].text, 'A canned answer');
+  assert.equal((await send('Something canned, please')).message.parts[0].text, 'A canned answer');
   sim.resetScenarios();
 });

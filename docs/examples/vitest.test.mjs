@@ -12,14 +12,23 @@ beforeAll(async () => {
 afterEach(() => sim.resetScenarios());
 afterAll(() => sim.close());
 
-const send = (text, extra = {}) =>
+/**
+ * A blocking message:send, with the virtual clock run until it is answered. `continues` is the task
+ * a follow-up belongs to; `extra` adds request members (a configuration, say).
+ */
+const send = (text, { continues, extra = {} } = {}) =>
   drive(
     clock,
     fetch(`${sim.url}/message:send`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0' },
       body: JSON.stringify({
-        message: { role: 'ROLE_USER', parts: [{ text }], messageId: crypto.randomUUID() },
+        message: {
+          role: 'ROLE_USER',
+          parts: [{ text }],
+          messageId: crypto.randomUUID(),
+          ...(continues && { taskId: continues.id, contextId: continues.contextId }),
+        },
         ...extra,
       }),
     }).then((response) => response.json()),
@@ -28,22 +37,7 @@ const send = (text, extra = {}) =>
 it('books a flight in two turns', async () => {
   const { task } = await send('Book me a flight');
   expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
-  const followUp = await drive(
-    clock,
-    fetch(`${sim.url}/message:send`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0' },
-      body: JSON.stringify({
-        message: {
-          role: 'ROLE_USER',
-          parts: [{ text: 'From Oslo to Rome on Friday' }],
-          messageId: 'follow-up',
-          taskId: task.id,
-          contextId: task.contextId,
-        },
-      }),
-    }).then((response) => response.json()),
-  );
+  const followUp = await send('From Oslo to Rome on Friday', { continues: task });
   expect(followUp.task.id).toBe(task.id);
   expect(followUp.task.status.state).toBe('TASK_STATE_COMPLETED');
 });
@@ -58,7 +52,9 @@ it('shows the answer only after a slow agent is done', async () => {
       { status: 'completed' },
     ],
   });
-  const { task } = await send('What is the weather today?', { configuration: { returnImmediately: true } });
+  const { task } = await send('What is the weather today?', {
+    extra: { configuration: { returnImmediately: true } },
+  });
   expect(task.status.state).not.toBe('TASK_STATE_COMPLETED');
   const done = await waitForTask(sim, task.id, 'completed');
   expect(done.artifacts[0].parts[0]).toMatchObject({ text: 'Rain' });
