@@ -37,4 +37,6 @@ test('a scenario of the test’s own, forgotten afterwards', async () => {
   await sim.use('id: canned\nmatch:\n  - keywords: [canned]\nreply:\n  message: A canned answer\n');
   assert.equal((await send('Something canned, please')).message.parts[0].text, 'A canned answer');
   sim.resetScenarios();
+  const after = await send('Something canned, please');
+  assert.notEqual(after.message?.parts[0].text, 'A canned answer');
 });
