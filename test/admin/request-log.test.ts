@@ -85,14 +85,30 @@ describe('the request log', () => {
     });
   });
 
-  it('names the faults chaos applied, and a request answered with nothing', async () => {
+  it('names the faults chaos applied to a request, and the status it answered with', async () => {
     const from = lines.length;
-    await t
-      .drive(postJson(t, '/message:send', v1Send('Hi'), { ...V1_HEADERS, ...chaosHeader('errors-rate=1') }))
-      .catch(() => undefined);
+    const answer = await t.drive(
+      postJson(t, '/message:send', v1Send('Hi'), { ...V1_HEADERS, ...chaosHeader('errors-rate=1') }),
+    );
+    expect(answer.status).toBe(503);
     const [line] = await logged(from, 1);
+    expect(line).toMatchObject({
+      status: 503,
+      msg: expect.stringMatching(/^POST \/message:send 503 in \d+ ms$/),
+    });
+    expect(line!.faults).toEqual([t.sim.faults.list().at(-1)!.n]);
+  });
+
+  it('logs a request chaos closed without an answer as such', async () => {
+    const from = lines.length;
+    const headers = { ...V1_HEADERS, ...chaosHeader('errors-rate=1,errors-kind=reset') };
+    await expect(t.drive(postJson(t, '/message:send', v1Send('Hi'), headers))).rejects.toThrow();
+    const [line] = await logged(from, 1);
+    expect(line).toMatchObject({
+      status: 0,
+      msg: expect.stringMatching(/^POST \/message:send closed without an answer after \d+ ms$/),
+    });
     expect(line!.faults).toHaveLength(1);
-    expect(line!.status).toBeGreaterThanOrEqual(400);
   });
 
   it('logs a request for another agent, and one no binding could read', async () => {
@@ -103,5 +119,14 @@ describe('the request log', () => {
       status: 404,
       msg: 'GET /agents/nobody/.well-known/agent-card.json 404 in 0 ms',
     });
+    expect(line).not.toHaveProperty('taskId');
+
+    const before = lines.length;
+    const garbled = await t.drive(postJson(t, '/message:send', '{"message": ', V1_HEADERS));
+    expect(garbled.status).toBe(400);
+    const [unread] = await logged(before, 1);
+    expect(unread).toMatchObject({ status: 400, msg: 'POST /message:send 400 in 0 ms' });
+    expect(unread).not.toHaveProperty('taskId');
+    expect(unread).not.toHaveProperty('scenario');
   });
 });
