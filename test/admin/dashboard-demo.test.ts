@@ -4,25 +4,12 @@
  * the simulator runs on a VirtualClock that the test moves itself; the test only waits on the
  * browser (Playwright's auto-waiting locators) to show what already happened.
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { describeInBrowser, openPage, row, screenshot, SHOWN } from './browser.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
 import { postSse } from '../helpers/sse.js';
 import { chaosHeader, v1Send } from '../helpers/wire.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-/** `.ci/run` sets it: there a missing browser fails these tests instead of skipping them. */
-const REQUIRED = process.env['REQUIRE_BROWSER_TESTS'] === '1';
-const HAS_CHROMIUM = existsSync(CHROMIUM);
-const SKIPPED = HAS_CHROMIUM || REQUIRED ? '' : ` (skipped: no Chromium at ${CHROMIUM})`;
-const RESULTS = fileURLToPath(new URL('../../test-results/', import.meta.url));
-/** How long the browser may take to show something: the feed is instant, the journal polls every 3 s. */
-const SHOWN = { timeout: 10_000 };
-
-const row = (page: Page, taskId: string, state?: string) =>
-  page.locator(`[data-testid="task-row"][data-task-id="${taskId}"]${state ? `[data-state="${state}"]` : ''}`);
 
 /** The panel's answers (a send's one, or each event of a stream) that have `state`. */
 const answers = (page: Page, state?: string) =>
@@ -30,9 +17,7 @@ const answers = (page: Page, state?: string) =>
 
 /** Opens the dashboard, failing the test on any uncaught error in its script, and waits for the feed. */
 async function openDashboard(browser: Browser, t: TestSim, errors: Error[]): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-  page.on('pageerror', (error) => errors.push(error));
-  await page.goto(`${t.url}/_sim/`);
+  const page = await openPage(browser, `${t.url}/_sim/`, errors, 1000);
   await page.getByTestId('feed-status').and(page.locator('[data-mode="live"]')).waitFor(SHOWN);
   return page;
 }
@@ -50,18 +35,12 @@ async function say(page: Page, t: TestSim, text: string): Promise<void> {
   await expect.poll(() => t.clock.pending).toBeGreaterThan(timers);
 }
 
-describe.skipIf(!HAS_CHROMIUM && !REQUIRED)(`talking to an agent from the dashboard${SKIPPED}`, () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM });
-  });
-  afterAll(() => browser?.close());
-
+describeInBrowser('talking to an agent from the dashboard', (browser) => {
   it('books a flight in two turns over REST, streams one over JSON-RPC, and journals each request', async () => {
     const t = await startSim();
     const errors: Error[] = [];
     try {
-      const page = await openDashboard(browser, t, errors);
+      const page = await openDashboard(browser(), t, errors);
       await page.getByTestId('talk-agent').locator('option[value="explore"]').waitFor({ state: 'attached' });
 
       // REST, not streamed: the send answers once the task waits for the route.
@@ -118,8 +97,7 @@ describe.skipIf(!HAS_CHROMIUM && !REQUIRED)(`talking to an agent from the dashbo
       await page.getByTestId('task-detail').getByText(taskId).first().waitFor(SHOWN);
       await page.getByTestId('timeline').getByText('From Oslo to Rome', { exact: true }).waitFor(SHOWN);
 
-      mkdirSync(RESULTS, { recursive: true });
-      await page.screenshot({ path: `${RESULTS}dashboard-demo.png`, fullPage: true });
+      await screenshot(page, 'dashboard-demo.png');
 
       // A new conversation leaves the waiting task alone.
       await page.getByRole('button', { name: 'New conversation' }).click();
@@ -134,7 +112,7 @@ describe.skipIf(!HAS_CHROMIUM && !REQUIRED)(`talking to an agent from the dashbo
     const t = await startSim();
     const errors: Error[] = [];
     try {
-      const page = await openDashboard(browser, t, errors);
+      const page = await openDashboard(browser(), t, errors);
       await say(page, t, 'Book me a flight');
       t.clock.advance(1_000);
       await answers(page, 'input-required').waitFor(SHOWN);
@@ -158,7 +136,7 @@ describe.skipIf(!HAS_CHROMIUM && !REQUIRED)(`talking to an agent from the dashbo
     const t = await startSim();
     const errors: Error[] = [];
     try {
-      const page = await openDashboard(browser, t, errors);
+      const page = await openDashboard(browser(), t, errors);
       const reader = await t.drive(
         postSse(
           `${t.url}/message:stream`,

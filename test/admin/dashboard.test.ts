@@ -3,27 +3,17 @@
  * moves time itself, and only waits on the browser (Playwright's auto-waiting locators) to show
  * what already happened.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeInBrowser, openPage, row, screenshot, SHOWN } from './browser.js';
 import { DASHBOARD_DIR } from '../../src/admin/dashboard-files.js';
 import { rawHttp } from '../helpers/raw-http.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
 import { postSse } from '../helpers/sse.js';
 import { chaosHeader, postJson, RETURN_IMMEDIATELY, v1Send } from '../helpers/wire.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-/** `.ci/run` sets it: there a missing browser fails these tests instead of skipping them. */
-const REQUIRED = process.env['REQUIRE_BROWSER_TESTS'] === '1';
-const HAS_CHROMIUM = existsSync(CHROMIUM);
-const SKIPPED = HAS_CHROMIUM || REQUIRED ? '' : ` (skipped: no Chromium at ${CHROMIUM})`;
-const RESULTS = fileURLToPath(new URL('../../test-results/', import.meta.url));
-/** How long the browser may take to show something: the feed is instant, polling takes up to 2 s. */
-const SHOWN = { timeout: 10_000 };
 
 /** A REST send that answers at once with its task (`m-<text length>` names the message). */
 async function send(t: TestSim, text: string, taskId?: string): Promise<{ id: string }> {
@@ -33,22 +23,11 @@ async function send(t: TestSim, text: string, taskId?: string): Promise<{ id: st
   return answer.body.task;
 }
 
-/** A page that fails the test on any uncaught error in the dashboard's script. */
-async function openPage(browser: Browser, url: string, errors: Error[]): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.on('pageerror', (error) => errors.push(error));
-  await page.goto(url);
-  return page;
-}
-
 /** The dashboard's ES modules, as paths under /_sim/, sorted. */
 const MODULES = readdirSync(DASHBOARD_DIR, { recursive: true, encoding: 'utf8' })
   .filter((file) => file.endsWith('.js'))
   .map((file) => file.split(sep).join('/'))
   .sort();
-
-const row = (page: Page, taskId: string, state?: string) =>
-  page.locator(`[data-testid="task-row"][data-task-id="${taskId}"]${state ? `[data-state="${state}"]` : ''}`);
 
 describe('the files of the dashboard', () => {
   let t: TestSim;
@@ -111,18 +90,12 @@ describe('the files of the dashboard', () => {
   });
 });
 
-describe.skipIf(!HAS_CHROMIUM && !REQUIRED)(`the dashboard in a browser${SKIPPED}`, () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM });
-  });
-  afterAll(() => browser?.close());
-
+describeInBrowser('the dashboard in a browser', (browser) => {
   it('shows a flight booking live, from input-required to completed, and its timeline', async () => {
     const t = await startSim();
     const errors: Error[] = [];
     try {
-      const page = await openPage(browser, `${t.url}/_sim/`, errors);
+      const page = await openPage(browser(), `${t.url}/_sim/`, errors);
       await page.getByTestId('feed-status').and(page.locator('[data-mode="live"]')).waitFor(SHOWN);
       expect(await page.getByTestId('version').textContent()).toMatch(/^v\d+\.\d+\.\d+/);
       expect(await page.getByTestId('chaos-select').locator('option').allTextContents()).toEqual(
@@ -160,8 +133,7 @@ describe.skipIf(!HAS_CHROMIUM && !REQUIRED)(`the dashboard in a browser${SKIPPED
       expect(await events.nth(2).getByTestId('task-state').textContent()).toBe('input-required');
       expect(await page.getByTestId('streams').textContent()).toContain('No streams attached.');
 
-      mkdirSync(RESULTS, { recursive: true });
-      await page.screenshot({ path: `${RESULTS}dashboard.png`, fullPage: true });
+      await screenshot(page, 'dashboard.png');
 
       // The header steers the simulator: chaos on and off, then a reset empties the list.
       await page.getByLabel('Chaos profile').selectOption('flaky-mobile');
@@ -187,7 +159,7 @@ describe.skipIf(!HAS_CHROMIUM && !REQUIRED)(`the dashboard in a browser${SKIPPED
     const t = await startSim();
     const errors: Error[] = [];
     try {
-      const page = await browser.newPage();
+      const page = await browser().newPage();
       page.on('pageerror', (error) => errors.push(error));
       await page.routeWebSocket(/\/_sim\/feed/, (ws) => ws.close());
       await page.goto(`${t.url}/_sim/`);
@@ -210,7 +182,7 @@ describe.skipIf(!HAS_CHROMIUM && !REQUIRED)(`the dashboard in a browser${SKIPPED
     const problems: string[] = [];
     const scripts: string[] = [];
     try {
-      const page = await browser.newPage();
+      const page = await browser().newPage();
       page.on('pageerror', (error) => errors.push(error));
       page.on('console', (message) => {
         if (message.type() === 'error') problems.push(`console: ${message.text()}`);
@@ -238,7 +210,7 @@ describe.skipIf(!HAS_CHROMIUM && !REQUIRED)(`the dashboard in a browser${SKIPPED
     const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
     const errors: Error[] = [];
     try {
-      const page = await openPage(browser, `${t.url}/_sim/`, errors);
+      const page = await openPage(browser(), `${t.url}/_sim/`, errors);
       await page.getByTestId('feed-status').and(page.locator('[data-mode="live"]')).waitFor(SHOWN);
 
       const flight = await send(t, 'Book me a flight');
@@ -293,7 +265,7 @@ describe.skipIf(!HAS_CHROMIUM && !REQUIRED)(`the dashboard in a browser${SKIPPED
       const task = await send(t, 'Please fail this task');
       t.clock.advance(10_000);
 
-      const page = await openPage(browser, `${t.url}/_sim/?token=s3cret`, errors);
+      const page = await openPage(browser(), `${t.url}/_sim/?token=s3cret`, errors);
       await page.getByTestId('feed-status').and(page.locator('[data-mode="live"]')).waitFor(SHOWN);
       await row(page, task.id, 'failed').waitFor(SHOWN);
       expect(await page.getByTestId('version').textContent()).toMatch(/^v/);
