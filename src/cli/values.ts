@@ -3,6 +3,7 @@
  * the message would then say "got NaN"), each mistake refused with the flag's name and what was
  * given. Defaults arrive already parsed.
  */
+import { INSTANT_HINT, readInstant } from '../lib/content-time.js';
 import { parseBytes } from '../lib/bytes.js';
 import { durationLimitError, readDuration } from '../lib/duration.js';
 
@@ -50,9 +51,8 @@ export function sizeValue(flag: string): (value: unknown) => number {
 export function instantValue(flag: string): (value: unknown) => number {
   return (value) => {
     const raw = String(lastOf(value));
-    const ms = /^\d{4}-\d{2}-\d{2}/.test(raw) ? Date.parse(raw) : Number.NaN;
-    if (!Number.isFinite(ms))
-      throw new Error(`${flag} must be a date and time like "2030-01-01T09:00:00Z", got "${raw}"`);
+    const ms = readInstant(raw);
+    if (ms === undefined) throw new Error(`${flag} must be ${INSTANT_HINT}, got "${raw}"`);
     return ms;
   };
 }

@@ -3,13 +3,13 @@
  * the one place where defaults meet options (config.ts writes them, this reads them), and where
  * the old option names still arrive.
  */
-import { contentTimeOf } from '../lib/content-time.js';
-import type { InlineScenario } from '../scenario/inline.js';
 import type { AgentCardOptions } from '../bindings/agent-card.js';
 import { DEFAULTS, type Duration, type SimulatorOptions } from '../config.js';
 import { RealClock, type Clock } from '../lib/clock.js';
+import { contentTimeOf, INSTANT_HINT, readInstant } from '../lib/content-time.js';
 import { readDuration } from '../lib/duration.js';
 import { createLogger, type Logger } from '../lib/log.js';
+import type { InlineScenario } from '../scenario/inline.js';
 import { BUILTIN_SCENARIO_DIR } from '../scenario/load.js';
 import type { RetentionOptions } from '../store/task-store.js';
 
@@ -135,13 +135,10 @@ function normalizePrefix(prefix: string): string {
   return trimmed ? `/${trimmed}` : '';
 }
 
-/** `startTime` as epoch milliseconds: an ISO 8601 text, a Date or a number. */
+/** `startTime` as epoch milliseconds, or a refusal naming what was given. */
 function instantOf(value: string | number | Date): number {
-  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
-  if (!Number.isFinite(ms)) {
-    throw new Error(
-      `startTime must be a date and time like "2030-01-01T09:00:00Z", got ${JSON.stringify(String(value))}`,
-    );
-  }
+  const ms = readInstant(value);
+  if (ms === undefined)
+    throw new Error(`startTime must be ${INSTANT_HINT}, got ${JSON.stringify(String(value))}`);
   return ms;
 }

@@ -17,3 +17,22 @@ export function contentTimeOf(options: { startTime?: number; startedAt: number }
   if (startTime === undefined) return (nowMs) => nowMs - (((nowMs % DAY_MS) + DAY_MS) % DAY_MS);
   return (nowMs) => startTime + Math.floor((nowMs - startedAt) / DAY_MS) * DAY_MS;
 }
+
+/**
+ * A start time as epoch milliseconds: an ISO 8601 date and time (`2030-01-01T09:00:00Z`), a Date or
+ * a number of milliseconds; undefined for anything else (`Date.parse` alone would take `"1"`).
+ */
+export function readInstant(value: unknown): number | undefined {
+  const ms =
+    value instanceof Date
+      ? value.getTime()
+      : typeof value === 'number'
+        ? value
+        : typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value)
+          ? Date.parse(value)
+          : Number.NaN;
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+/** How a start time is written, for the message that refuses another. */
+export const INSTANT_HINT = 'a date and time like "2030-01-01T09:00:00Z"';

@@ -1,6 +1,7 @@
 /** What templates see as now: the clock's day, or a pinned start time moved on by whole days. */
 import { describe, expect, it } from 'vitest';
-import { contentTimeOf, DAY_MS } from '../../src/lib/content-time.js';
+import { createSimulator } from '../../src/index.js';
+import { contentTimeOf, DAY_MS, readInstant } from '../../src/lib/content-time.js';
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -24,5 +25,25 @@ describe('contentTimeOf', () => {
     expect(new Date(contentTime(startedAt)).toISOString()).toBe('2030-01-01T09:00:00.000Z');
     expect(new Date(contentTime(startedAt + DAY_MS - 1)).toISOString()).toBe('2030-01-01T09:00:00.000Z');
     expect(new Date(contentTime(startedAt + DAY_MS)).toISOString()).toBe('2030-01-02T09:00:00.000Z');
+  });
+});
+
+describe('readInstant', () => {
+  it('reads an ISO 8601 date and time, a Date or milliseconds, and nothing else', () => {
+    const ms = Date.parse('2030-01-01T09:00:00Z');
+    expect(readInstant('2030-01-01T09:00:00Z')).toBe(ms);
+    expect(readInstant(new Date(ms))).toBe(ms);
+    expect(readInstant(ms)).toBe(ms);
+    for (const wrong of ['tomorrow', '1', '2030-13-45T00:00:00Z', Number.NaN, null]) {
+      expect(readInstant(wrong)).toBeUndefined();
+    }
+  });
+});
+
+describe('createSimulator({ startTime })', () => {
+  it('refuses a start time it cannot read, before starting', async () => {
+    await expect(createSimulator({ port: 0, logLevel: 'silent', startTime: '1' })).rejects.toThrow(
+      'startTime must be a date and time like "2030-01-01T09:00:00Z", got "1"',
+    );
   });
 });
