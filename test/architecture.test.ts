@@ -193,16 +193,10 @@ describe('time and randomness', () => {
     expect(outside.flatMap((f) => occurrences(f, pattern))).toEqual([]);
   });
 
-  /**
-   * The one other timer: the log's, which writes the lines a batch holds after at most 100 ms of
-   * real time. Log output is not simulated time: it must reach stderr on a virtual clock too.
-   */
-  const TIMER_EXCEPTIONS: Record<string, string> = { setTimeout: 'lib/log.ts' };
-
   it.each(WALL_CLOCK_AND_TIMERS)(
     'within src/lib/, $what appears only in clock.ts (the documented single place)',
-    ({ what, pattern }) => {
-      const others = under('lib').filter((f) => f.rel !== 'lib/clock.ts' && f.rel !== TIMER_EXCEPTIONS[what]);
+    ({ pattern }) => {
+      const others = under('lib').filter((f) => f.rel !== 'lib/clock.ts');
       expect(others.flatMap((f) => occurrences(f, pattern))).toEqual([]);
     },
   );

@@ -37,48 +37,19 @@ export function defaultLogFormat(): LogFormat {
   return process.stderr.isTTY ? 'pretty' : 'json';
 }
 
-/**
- * JSON lines go out in batches of about this many characters, or after this long: one write for
- * some eighty request lines costs each request an eightieth of a write, and a quiet server's last
- * lines still appear within a tenth of a second.
- */
-const BATCH_CHARS = 32 * 1024;
-const BATCH_MS = 100;
 /** A reader that stops reading stderr costs lines past this much queued output, never memory. */
 const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
 
 /**
- * Lines batched into one `process.stderr.write`: on a pipe that is a non-blocking write, where
- * pino's own destination goes through the file system's thread pool for every batch.
+ * stderr through pino's asynchronous destination: a write never blocks the event loop (Node
+ * writes to a pipe or a file synchronously), lines that come while one write is out go together in
+ * the next, and a reader that stops reading loses lines past {@link MAX_QUEUED_BYTES}.
  */
-function batchedStderr(): DestinationStream & { flush(): void } {
-  let pending = '';
-  let timer: NodeJS.Timeout | undefined;
-  let dropped = 0;
-  const flush = () => {
-    clearTimeout(timer);
-    timer = undefined;
-    if (pending === '') return;
-    if (process.stderr.writableLength > MAX_QUEUED_BYTES) {
-      dropped += pending.split('\n').length - 1;
-    } else {
-      if (dropped > 0)
-        process.stderr.write(
-          `${JSON.stringify({ level: 'warn', msg: `${dropped} log lines dropped: stderr was not being read` })}\n`,
-        );
-      dropped = 0;
-      process.stderr.write(pending);
-    }
-    pending = '';
-  };
-  return {
-    write(line: string) {
-      pending += line;
-      if (pending.length >= BATCH_CHARS) flush();
-      else timer ??= setTimeout(flush, BATCH_MS).unref();
-    },
-    flush,
-  };
+function asyncStderr(): DestinationStream {
+  const destination = pino.destination({ fd: 2, sync: false, maxLength: MAX_QUEUED_BYTES });
+  // What has not been written by then is written before the process ends.
+  process.once('exit', () => destination.flushSync());
+  return destination;
 }
 
 export function createLogger({ level, format = defaultLogFormat(), write }: LoggerOptions): Logger {
@@ -88,7 +59,7 @@ export function createLogger({ level, format = defaultLogFormat(), write }: Logg
       ? { write: (json: string) => lines(prettyLine(json)) }
       : write
         ? { write: (json: string) => write(json.endsWith('\n') ? json.slice(0, -1) : json) }
-        : batchedStderr();
+        : asyncStderr();
   const log = pino(
     {
       level,
@@ -99,8 +70,6 @@ export function createLogger({ level, format = defaultLogFormat(), write }: Logg
     },
     destination,
   );
-  // The async stderr stream holds what it has not written yet: written out before the process ends.
-  if (!write && format === 'json') process.once('exit', () => log.flush());
   return {
     error: (message, error) =>
       error instanceof Error ? log.error({ err: error }, message) : log.error(message),
