@@ -6,7 +6,7 @@
  */
 import { stringify } from 'yaml';
 import type { ChaosCheck } from './compile.js';
-import { parseScenario, SCENARIO_ID, type ScenarioIssue } from './load.js';
+import { parseScenario, scenarioIdProblem, type ScenarioIssue } from './load.js';
 import type { Scenario } from './model.js';
 
 /**
@@ -21,34 +21,43 @@ export async function parseInlineScenario(
   source: InlineScenario,
   checkChaos?: ChaosCheck,
 ): Promise<{ scenario?: Scenario; issues: ScenarioIssue[] }> {
-  if (typeof source === 'string') {
-    const line = ID_LINE.exec(source);
-    const id = line ? unquote(line[1]!) : undefined;
-    if (!line || !id) return refuse('inline scenario', 'needs a top-level "id: <name>" line');
-    if (!SCENARIO_ID.test(id)) return refuse(`inline scenario "${id}"`, idMessage(id));
-    // The id line gives way to a description when there is none (the file format has no `id`),
-    // or to nothing: every other line keeps its number in the messages.
-    const description = /^description:/m.test(source)
-      ? ''
-      : `description: ${JSON.stringify(defaultDescription(id))}`;
-    const text = `${source.slice(0, line.index)}${description}${source.slice(line.index + line[0].length)}`;
-    return parseScenario(id, `inline scenario "${id}"`, text, checkChaos);
-  }
-  const { id, ...fields } = source;
-  if (typeof id !== 'string' || id === '') return refuse('inline scenario', 'needs an "id" (a string)');
-  if (!SCENARIO_ID.test(id)) return refuse(`inline scenario "${id}"`, idMessage(id));
-  const described = 'description' in fields ? fields : { description: defaultDescription(id), ...fields };
-  return parseScenario(id, `inline scenario "${id}"`, stringify(described), checkChaos);
+  const read = typeof source === 'string' ? fromText(source) : fromObject(source);
+  if ('problem' in read) return { issues: [{ file: 'inline scenario', path: 'id', message: read.problem }] };
+  const file = `inline scenario "${read.id}"`;
+  const problem = scenarioIdProblem(read.id);
+  if (problem) return { issues: [{ file, path: 'id', message: problem }] };
+  return parseScenario(read.id, file, read.text, checkChaos);
 }
 
-function refuse(file: string, message: string): { issues: ScenarioIssue[] } {
-  return { issues: [{ file, path: 'id', message }] };
+type Read = { id: string; text: string } | { problem: string };
+
+/**
+ * The id line gives way to a description when there is none (the file format has no `id`), or to
+ * nothing: every other line keeps its number in the messages.
+ */
+function fromText(source: string): Read {
+  const line = ID_LINE.exec(source);
+  const id = line ? unquote(line[1]!) : '';
+  if (!line || !id) return { problem: 'needs a top-level "id: <name>" line' };
+  const description = /^description:/m.test(source)
+    ? ''
+    : `description: ${JSON.stringify(defaultDescription(id))}`;
+  return {
+    id,
+    text: `${source.slice(0, line.index)}${description}${source.slice(line.index + line[0].length)}`,
+  };
+}
+
+function fromObject({ id, ...fields }: { id: unknown } & Record<string, unknown>): Read {
+  if (typeof id !== 'string' || id === '') return { problem: 'needs an "id" (a string)' };
+  return {
+    id,
+    text: stringify('description' in fields ? fields : { description: defaultDescription(id), ...fields }),
+  };
 }
 
 /** A description is required of a file; a scenario written in a test rarely needs one. */
 const defaultDescription = (id: string) => `Inline scenario ${id}`;
-
-const idMessage = (id: string) => `"${id}" is not a valid scenario id: use letters, digits, "-", "_" and "."`;
 
 function unquote(text: string): string {
   const quoted = /^(['"])(.*)\1$/.exec(text);

@@ -35,8 +35,14 @@ export const BUILTIN_SCENARIO_DIR = fileURLToPath(new URL('../../scenarios', imp
 const SCENARIO_FILE = /\.(ya?ml|json)$/i;
 /** Files that sit beside scenarios but are something else: JSON Schemas and agent definitions. */
 const NOT_A_SCENARIO = /\.schema\.json$|\.(agent|chaos)\.(ya?ml|json)$/i;
-/** What a scenario id may be: a file name without its extension, or an inline scenario's `id`. */
-export const SCENARIO_ID = /^[A-Za-z0-9][\w.-]*$/;
+const SCENARIO_ID = /^[A-Za-z0-9][\w.-]*$/;
+
+/** Why `id` cannot name a scenario (a file name without its extension, or an inline `id`), if it cannot. */
+export function scenarioIdProblem(id: string): string | undefined {
+  return SCENARIO_ID.test(id)
+    ? undefined
+    : `"${id}" is not a valid scenario id: use letters, digits, "-", "_" and "."`;
+}
 
 export function scenarioIdOf(file: string): string {
   return path.basename(file).replace(SCENARIO_FILE, '');
@@ -100,17 +106,8 @@ export async function loadScenarioFile(
   checkChaos?: ChaosCheck,
 ): Promise<{ scenario?: Scenario; issues: ScenarioIssue[] }> {
   const id = scenarioIdOf(file);
-  if (!SCENARIO_ID.test(id)) {
-    return {
-      issues: [
-        {
-          file: displayPath(file),
-          path: '',
-          message: `"${id}" is not a valid scenario id: use letters, digits, "-", "_" and "."`,
-        },
-      ],
-    };
-  }
+  const problem = scenarioIdProblem(id);
+  if (problem) return { issues: [{ file: displayPath(file), path: '', message: problem }] };
   const source = await readSource(file);
   if ('issue' in source) return { issues: [source.issue] };
   return parseScenario(id, displayPath(file), source.text, checkChaos);
