@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeFiles } from './files.js';
-import { createSimulator, VirtualClock, type SimulatorOptions } from '../../src/index.js';
+import { createSimulator, drive, VirtualClock, type SimulatorOptions } from '../../src/index.js';
 
 export type TestSim = Awaited<ReturnType<typeof startSim>>;
 
@@ -51,29 +51,8 @@ export async function startSimWith(files: Record<string, string>, options: Simul
   }
 }
 
-/**
- * Runs the clock until `work` settles: yields to the event loop (I/O, no wall-clock wait), and if
- * the work is still pending, jumps to the next scheduled timer.
- */
-export async function drive<T>(clock: VirtualClock, work: Promise<T>, maxSteps = 100_000): Promise<T> {
-  const settled = settledYet(work);
-  for (let step = 0; !settled(); step++) {
-    if (step > maxSteps) throw new Error(`drive: still pending after ${maxSteps} steps`);
-    await new Promise((resolve) => setImmediate(resolve));
-    if (settled()) break;
-    const next = clock.nextAt();
-    if (next !== undefined) clock.advance(Math.max(0, next - clock.now()));
-  }
-  return work;
-}
-
-/** Asks, without awaiting it, whether `work` has settled (resolved or rejected) yet. */
-export function settledYet(work: Promise<unknown>): () => boolean {
-  let settled = false;
-  const done = () => (settled = true);
-  work.then(done, done);
-  return () => settled;
-}
+// The clock helpers are the package's own (src/testing.ts): tests use what users get.
+export { drive, settledYet } from '../../src/testing.js';
 
 /** Lets pending I/O (a request in flight, a response being written) run, without moving the clock. */
 export async function flushIo(turns = 20): Promise<void> {
