@@ -260,6 +260,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['compose'],
   ['server.ts', 'config.ts'],
   ['admin'],
+  ['record'],
+  ['upstream'],
   ['bindings'],
   ['chaos', 'push'],
   ['runtime'],

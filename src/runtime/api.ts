@@ -5,6 +5,7 @@
  * concrete service class.
  */
 import type {
+  Artifact,
   ListTasksPage,
   ListTasksQuery,
   PushConfig,
@@ -13,7 +14,9 @@ import type {
   SendRequest,
   SendResult,
   Task,
+  TaskStatus,
   TaskView,
+  Message,
 } from '../domain/types.js';
 import type { Scope } from '../domain/scope.js';
 import type { DelaySpec } from '../lib/delay.js';
@@ -32,6 +35,8 @@ export interface CallContext {
   continueInContext?: boolean;
   /** The wire request behind the call: what chaos keys on and what its records name. */
   request?: WireRequest;
+  /** Headers of the call that a real agent behind the simulator should see (credentials, extensions). */
+  upstreamHeaders?: Record<string, string>;
   /** How the webhooks this call creates misbehave (set by the chaos layer). */
   deliveryChaos?: DeliveryChaos;
 }
@@ -111,4 +116,44 @@ export interface DeliveryChaos {
   /** Chance that a delivery is held back and made after the next one. */
   outOfOrder: number;
   delay?: DelaySpec;
+}
+
+/**
+ * What a real agent answers, as the proxy relays it: one Message, a Task as it is, or a task's
+ * events as its stream carries them (a SendMessage answer or a SubscribeToTask stream).
+ */
+export type UpstreamItem =
+  | { kind: 'message'; message: Message }
+  | { kind: 'task'; task: Task }
+  | { kind: 'status'; taskId: string; contextId: string; status: TaskStatus }
+  | {
+      kind: 'artifact';
+      taskId: string;
+      contextId: string;
+      artifact: Artifact;
+      append: boolean;
+      lastChunk: boolean;
+    };
+
+/** How one call to the real agent is made: the headers passed on, and when to give up. */
+export interface UpstreamCall {
+  /** Headers the client sent that the real agent should see (credentials, extensions). */
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/**
+ * A real A2A agent, reached over whichever binding its card offers (src/upstream/). Every failure
+ * to reach it, or to understand it, is an A2AError: InvalidAgentResponseError for what it said
+ * wrong, or the A2A error it answered with.
+ */
+export interface UpstreamAgent {
+  /** Where it is, for messages and records. */
+  readonly url: string;
+  /** Sends a message and yields the answer as it comes: a Message, or the task's events. */
+  send(request: SendRequest, call: UpstreamCall): AsyncIterable<UpstreamItem>;
+  /** Follows a task's events until it ends or pauses; starts with the Task as it is. */
+  subscribe(taskId: string, call: UpstreamCall): AsyncIterable<UpstreamItem>;
+  getTask(taskId: string, call: UpstreamCall): Promise<Task>;
+  cancelTask(taskId: string, call: UpstreamCall): Promise<Task>;
 }

@@ -216,7 +216,7 @@ export function fromWirePushConfigIdRequest(
   return { taskId: taskId!, ...(configId !== undefined && { configId }) };
 }
 
-function readPart(reader: WireReader, value: unknown, path: string): Part | undefined {
+export function readPart(reader: WireReader, value: unknown, path: string): Part | undefined {
   const obj = reader.object(value, path);
   if (!obj) return undefined;
   const metadata = reader.struct(obj, 'metadata', path);

@@ -236,7 +236,7 @@ export function fromWireListPushConfigsRequest(value: unknown): {
 
 const PART_MEMBERS = ['text', 'raw', 'url', 'data'] as const;
 
-function readPart(reader: WireReader, value: unknown, path: string): Part | undefined {
+export function readPart(reader: WireReader, value: unknown, path: string): Part | undefined {
   const obj = reader.object(value, path);
   if (!obj) return undefined;
   const present = PART_MEMBERS.filter((m) => obj[m] !== undefined && obj[m] !== null);

@@ -1,0 +1,179 @@
+/**
+ * Connects to a real A2A agent: reads its card, picks the binding to speak (the interfaces the card
+ * declares decide; a client of the simulator may use another), and offers the runtime's
+ * UpstreamAgent over it. Behind a workspace gateway there is no card: the gateway's JSON-RPC is
+ * spoken directly, with the agent named by its code.
+ */
+import type { Clock } from '../lib/clock.js';
+import type { Task, SendRequest } from '../domain/types.js';
+import type { UpstreamAgent, UpstreamCall, UpstreamItem } from '../runtime/api.js';
+import { ABSENT_TIMESTAMP } from './agent-objects.js';
+import { requestJson, type HttpOptions } from './http.js';
+import {
+  gatewayTransport,
+  jsonRpcTransport,
+  jsonRpcV03Transport,
+  restTransport,
+  type Transport,
+  type UpstreamBinding,
+} from './transport.js';
+
+/** What `--proxy-binding` may ask for; `auto` takes HTTP+JSON, then JSON-RPC 1.0, then 0.3. */
+export const UPSTREAM_BINDINGS = Object.freeze(['auto', 'rest', 'jsonrpc', 'jsonrpc-0.3'] as const);
+export type UpstreamBindingChoice = (typeof UPSTREAM_BINDINGS)[number];
+
+export interface UpstreamOptions {
+  /** The agent's base URL, or its card's URL. */
+  url?: string;
+  /** A workspace gateway's endpoint (`…/agents/a2a`), with the code of the agent behind it. */
+  gateway?: { url: string; agentCode: string };
+  binding: UpstreamBindingChoice;
+  timeoutMs: number;
+  /** Sent with every call, e.g. the agent's own credentials. */
+  headers: Record<string, string>;
+  clock: Clock;
+}
+
+export interface ConnectedUpstream extends UpstreamAgent {
+  /** The agent's card as it served it; none behind a gateway. */
+  readonly card: Record<string, unknown> | undefined;
+  readonly binding: UpstreamBinding;
+  /** Whether the agent streams (its card's `capabilities.streaming`); if not, tasks are polled. */
+  readonly streaming: boolean;
+}
+
+export const CARD_PATH = '/.well-known/agent-card.json';
+
+export async function connectUpstream(options: UpstreamOptions): Promise<ConnectedUpstream> {
+  const http: HttpOptions = { clock: options.clock, timeoutMs: options.timeoutMs, headers: options.headers };
+  if (options.gateway) {
+    const { url, agentCode } = options.gateway;
+    return new HttpUpstream(gatewayTransport(url, agentCode, http), undefined, true, options.clock);
+  }
+  const target = options.url!;
+  const cardUrl = /\.json(\?|$)/.test(target) ? target : `${target.replace(/\/+$/, '')}${CARD_PATH}`;
+  const answer = await requestJson('GET', cardUrl, undefined, {}, http).catch((error: Error) => {
+    throw new Error(`Failed to read the agent card at ${cardUrl}: ${error.message}`);
+  });
+  if (answer.status !== 200 || !isObject(answer.body)) {
+    throw new Error(`Failed to read the agent card at ${cardUrl}: HTTP ${answer.status}`);
+  }
+  const card = answer.body;
+  const offered = interfacesOf(card, cardUrl);
+  const wanted = options.binding === 'auto' ? ['rest', 'jsonrpc', 'jsonrpc-0.3'] : [options.binding];
+  const chosen = wanted.map((b) => offered.find((i) => i.binding === b)).find((i) => i !== undefined);
+  if (!chosen) {
+    const list =
+      offered.map((i) => `${i.binding} at ${i.url}`).join(', ') || 'no binding the simulator speaks';
+    throw new Error(
+      `The agent at ${cardUrl} offers ${list}; ${options.binding === 'auto' ? 'none of HTTP+JSON, JSON-RPC 1.0, JSON-RPC 0.3' : `not ${options.binding}`}.`,
+    );
+  }
+  const transport =
+    chosen.binding === 'rest'
+      ? restTransport(chosen.url, http)
+      : chosen.binding === 'jsonrpc'
+        ? jsonRpcTransport(chosen.url, http)
+        : jsonRpcV03Transport(chosen.url, http);
+  const capabilities = isObject(card['capabilities']) ? card['capabilities'] : {};
+  return new HttpUpstream(transport, card, capabilities['streaming'] === true, options.clock);
+}
+
+interface Offered {
+  binding: Exclude<UpstreamBinding, 'gateway'>;
+  url: string;
+}
+
+/** The interfaces a v1.0 card (`supportedInterfaces`) or a v0.3 card (`url`, `additionalInterfaces`) declares. */
+export function interfacesOf(card: Record<string, unknown>, cardUrl: string): Offered[] {
+  const offered: Offered[] = [];
+  const add = (binding: Offered['binding'], url: unknown) => {
+    if (typeof url !== 'string') return;
+    try {
+      offered.push({ binding, url: new URL(url, cardUrl).href.replace(/\/+$/, '') });
+    } catch {
+      // An interface whose URL cannot be read is not offered.
+    }
+  };
+  for (const entry of arrayOf(card['supportedInterfaces'])) {
+    if (!isObject(entry)) continue;
+    const legacy = String(entry['protocolVersion'] ?? '').startsWith('0.');
+    if (entry['protocolBinding'] === 'HTTP+JSON' && !legacy) add('rest', entry['url']);
+    if (entry['protocolBinding'] === 'JSONRPC') add(legacy ? 'jsonrpc-0.3' : 'jsonrpc', entry['url']);
+  }
+  if (typeof card['url'] === 'string' && (card['preferredTransport'] ?? 'JSONRPC') === 'JSONRPC') {
+    add('jsonrpc-0.3', card['url']);
+  }
+  for (const entry of arrayOf(card['additionalInterfaces'])) {
+    if (isObject(entry) && entry['transport'] === 'JSONRPC') add('jsonrpc-0.3', entry['url']);
+  }
+  return offered;
+}
+
+class HttpUpstream implements ConnectedUpstream {
+  readonly binding: UpstreamBinding;
+  readonly url: string;
+
+  constructor(
+    private readonly transport: Transport,
+    readonly card: Record<string, unknown> | undefined,
+    readonly streaming: boolean,
+    private readonly clock: Clock,
+  ) {
+    this.binding = transport.binding;
+    this.url = transport.url;
+  }
+
+  async *send(request: SendRequest, call: UpstreamCall): AsyncGenerator<UpstreamItem> {
+    const { dialect } = this.transport;
+    if (!this.streaming) {
+      yield this.stamped(
+        dialect.sendResult(await this.transport.send(dialect.sendParams(request, true), call)),
+      );
+      return;
+    }
+    const frames = await this.transport.stream(dialect.sendParams(request, false), call);
+    for await (const frame of frames) yield this.stamped(dialect.streamItem(frame));
+  }
+
+  async *subscribe(taskId: string, call: UpstreamCall): AsyncGenerator<UpstreamItem> {
+    if (!this.streaming) {
+      yield { kind: 'task', task: await this.getTask(taskId, call) };
+      return;
+    }
+    const frames = await this.transport.subscribe(taskId, call);
+    for await (const frame of frames) yield this.stamped(this.transport.dialect.streamItem(frame));
+  }
+
+  async getTask(taskId: string, call: UpstreamCall): Promise<Task> {
+    return this.stampedTask(this.transport.dialect.task(await this.transport.get(taskId, call)));
+  }
+
+  async cancelTask(taskId: string, call: UpstreamCall): Promise<Task> {
+    return this.stampedTask(this.transport.dialect.task(await this.transport.cancel(taskId, call)));
+  }
+
+  /** A status the agent sent without a time gets the time it arrived. */
+  private stamped(item: UpstreamItem): UpstreamItem {
+    if (item.kind === 'task') return { kind: 'task', task: this.stampedTask(item.task) };
+    if (item.kind !== 'status' || item.status.timestamp !== ABSENT_TIMESTAMP) return item;
+    return { ...item, status: { ...item.status, timestamp: this.now() } };
+  }
+
+  private stampedTask(task: Task): Task {
+    if (task.status.timestamp !== ABSENT_TIMESTAMP) return task;
+    return { ...task, status: { ...task.status, timestamp: this.now() } };
+  }
+
+  private now(): string {
+    return new Date(this.clock.now()).toISOString();
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function arrayOf(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
