@@ -149,6 +149,43 @@ export interface SimulatorOptions {
    * the simulator behaves the same mounted in an express server. Default `native`.
    */
   http?: 'native' | 'express';
+  /**
+   * A real A2A agent to stand in front of: messages no scenario matches (a fallback scenario does not
+   * count) go to it, and its tasks live in the simulator's store, under its chaos. Default: none.
+   * @example proxy: { url: 'http://127.0.0.1:9999' }
+   */
+  proxy?: ProxyOptions;
+  /**
+   * Writes what went through the proxy as scenario files and an agent file when
+   * {@link Simulator.recording} stops (every message goes to the agent while recording).
+   */
+  record?: RecordOptions;
+}
+
+export interface ProxyOptions {
+  /** The agent's base URL, or its card's URL. */
+  url?: string;
+  /** Or a workspace gateway's endpoint (`https://…/agents/a2a`), with {@link agentCode}. */
+  gateway?: string;
+  /** The gateway's `agent_code` of the agent behind it. */
+  agentCode?: string;
+  /** Send every message to the agent, not only those no scenario matches. Default false. */
+  all?: boolean;
+  /** Which of the agent's interfaces to speak. Default `auto`: HTTP+JSON, then JSON-RPC 1.0, then 0.3. */
+  binding?: 'auto' | 'rest' | 'jsonrpc' | 'jsonrpc-0.3';
+  /** How long the agent may take to start answering. Default 30s. */
+  timeout?: Duration;
+  /** Sent with every call to the agent, e.g. its credentials. */
+  headers?: Record<string, string>;
+}
+
+export interface RecordOptions {
+  /** The directory the files go to (made when missing). */
+  out: string;
+  /** What selects a recorded scenario: the first message's `text` (default), `messageId-prefix`, `metadata` or `skill`. */
+  match?: 'text' | 'messageId-prefix' | 'metadata' | 'skill';
+  /** Header and metadata names never written, besides credentials, which never are. */
+  redact?: string[];
 }
 
 export const DEFAULTS = Object.freeze({
@@ -163,6 +200,7 @@ export const DEFAULTS = Object.freeze({
   gatewayPrefix: '',
   journalSize: 1000,
   http: 'native' as 'native' | 'express',
+  proxyTimeout: 30_000,
   push: Object.freeze({
     enabled: true,
     blockPrivate: false,

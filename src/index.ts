@@ -30,6 +30,9 @@ import type { InlineScenario } from './scenario/inline.js';
 import type { ScenarioIssue } from './scenario/load.js';
 import { answerUnroutable, buildHttp } from './server.js';
 import type { TaskStore } from './store/task-store.js';
+import { Recording, type RecordingResult } from './record/recorder.js';
+import { connectUpstream } from './upstream/agent.js';
+import { summarizeCard } from './upstream/card.js';
 
 /** An agent defined by an `*.agent.yaml` file, served at {@link SimAgent.url}. */
 export interface SimAgent {
@@ -91,6 +94,11 @@ export interface Simulator {
   /** Problems found while loading scenarios, agents and chaos profiles; the broken files were skipped. */
   issues: ScenarioIssue[];
   logger: Logger;
+  /**
+   * Present with the `record` option: writes the conversations that went through the proxy as
+   * scenario files and an agent file (again on every call, with all recorded so far).
+   */
+  recording?: { stop(): Promise<RecordingResult> };
   /** Stops listening, ends open streams and stops every running task. */
   close(): Promise<void>;
 }
@@ -104,8 +112,24 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   const catalog = await loadCatalog(settings);
   const shared = createShared(settings, catalog.chaosProfiles);
   if (settings.chaos !== undefined) await shared.chaos.set(settings.chaos);
-  const agents = composeAgents(settings, catalog, shared);
+  const upstream =
+    settings.proxy &&
+    (await connectUpstream({ ...settings.proxy, timeoutMs: settings.proxy.timeout, clock: settings.clock }));
+  const agents = composeAgents(settings, catalog, shared, upstream);
+  const recording =
+    settings.record && agents.root.proxy && upstream
+      ? new Recording(agents.root.proxy, shared.store, {
+          ...settings.record,
+          clock: settings.clock,
+          source: {
+            url: upstream.url,
+            binding: upstream.binding,
+            ...(upstream.card && { card: summarizeCard(upstream.card) }),
+          },
+        })
+      : undefined;
   const plane = composeControl(settings, catalog, shared, agents);
+  if (recording) plane.stopRecording = () => recording.stop();
   const http = buildHttp(agents.root.context, agents.defined, {
     gateway: { prefix: settings.gatewayPrefix, ...(settings.apiKeys && { apiKeys: settings.apiKeys }) },
     plane,
@@ -132,7 +156,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     app: http.app,
     server,
     clock: settings.clock,
-    service: agents.root.service,
+    service: agents.root.proxy ?? agents.root.service,
     gatewayPath: `${settings.gatewayPrefix}/agents/a2a`,
     agents: defined,
     findAgent: (idOrCode) =>
@@ -147,6 +171,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     resetScenarios: () => catalog.resetScenarios(),
     issues: [...catalog.issues],
     logger: settings.logger,
+    ...(recording && { recording: { stop: () => recording.stop() } }),
     close: () =>
       new Promise<void>((resolve, reject) => {
         unwatch();

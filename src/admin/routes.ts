@@ -34,6 +34,8 @@ export interface ControlPlane {
   catalog(): Record<string, unknown>;
   /** Re-reads the scenario directories; a broken file keeps its previous version. */
   reload(): Promise<{ issues: string[] }>;
+  /** Writes what was recorded through the proxy (`record`); absent when not recording. */
+  stopRecording?(): Promise<{ files: string[]; conversations: number }>;
 }
 
 const JSON_TYPE = 'application/json';
@@ -140,6 +142,16 @@ export function adminRoutes(plane: ControlPlane): Router {
     }
     clock.advance(reading.ms);
     ok(res, { now: new Date(clock.now()).toISOString() });
+  });
+
+  router.post('/record/stop', async (_req, res) => {
+    if (!plane.stopRecording) {
+      throw new A2AError(
+        'UnsupportedOperationError',
+        'Nothing is being recorded: start the simulator with `a2a-sim record --target URL` (option `record`).',
+      );
+    }
+    ok(res, await plane.stopRecording());
   });
 
   router.get('/faults', (req, res) => {

@@ -7,6 +7,7 @@
  * drop, then duplicate), so a seed names the same faults at the same events however delivery
  * interleaves with arrival on a real clock.
  */
+import type { A2AError } from '../domain/errors.js';
 import { isTerminal } from '../domain/lifecycle.js';
 import type { LoggedEvent, Task, TaskState } from '../domain/types.js';
 import { sampleDelay } from '../lib/delay.js';
@@ -39,7 +40,7 @@ type DropReason = 'after-events' | 'after-ms' | 'probability';
 /** An item from the inner stream, its chances already drawn, waiting for its delivery time. */
 type Queued =
   | { kind: 'item'; item: StreamItem; at: number; jitterMs: number; drop: boolean; duplicate: boolean }
-  | { kind: 'end'; at: number };
+  | { kind: 'end'; at: number; error?: A2AError };
 
 /**
  * Wraps `inner` so that its items meet the plan's stream faults, each one reported to `deps.record`.
@@ -113,7 +114,7 @@ class ChaoticStream implements WireStream {
     }
     this.inner.start({
       item: (item) => this.arrive(item),
-      end: () => this.enqueue({ kind: 'end', at: this.deps.clock.now() }),
+      end: (error) => this.enqueue({ kind: 'end', at: this.deps.clock.now(), ...(error && { error }) }),
     });
   }
 
@@ -146,7 +147,7 @@ class ChaoticStream implements WireStream {
     this.delivering = true;
     while (!this.done && this.queue[0] && this.queue[0].at <= this.deps.clock.now()) {
       const entry = this.queue.shift()!;
-      if (entry.kind === 'end') this.finish();
+      if (entry.kind === 'end') this.finish(entry.error);
       else this.deliver(entry);
     }
     this.delivering = false;
@@ -197,13 +198,13 @@ class ChaoticStream implements WireStream {
     }
   }
 
-  /** The inner stream ended: pending copies, then the final snapshot, then a clean close. */
-  private finish(): void {
+  /** The inner stream ended: pending copies, then the final snapshot, then a clean close (or the error). */
+  private finish(error?: A2AError): void {
     for (const copy of this.copies.splice(0)) this.sendCopy(copy.item);
     const task = this.plan.quirks.has('final-snapshot') ? this.deps.currentTask?.() : undefined;
     if (task) this.insert('final-snapshot', { kind: 'snapshot', task });
     this.close();
-    this.sink!.end();
+    this.sink!.end(error);
   }
 
   private drop(reason: DropReason): void {

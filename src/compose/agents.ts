@@ -13,7 +13,10 @@ import { ChaosService } from '../chaos/service.js';
 import { GlobalChaos } from '../chaos/setting.js';
 import { DeliveryLog, describeDelivery } from '../push/delivery-log.js';
 import { PushDispatcher } from '../push/dispatcher.js';
+import { ProxyService } from '../runtime/proxy.js';
 import { SimService } from '../runtime/service.js';
+import type { ConnectedUpstream } from '../upstream/agent.js';
+import { summarizeCard } from '../upstream/card.js';
 import type { Scenario, SkillInfo } from '../scenario/model.js';
 import { ScenarioRegistry } from '../scenario/registry.js';
 import { TaskStore } from '../store/task-store.js';
@@ -34,6 +37,8 @@ export interface ServedAgent {
   definition?: AgentDefinition;
   /** Plays this agent's scenarios; shares the simulator's store and clock. */
   service: SimService;
+  /** The root agent's relay to a real agent (`proxy`), in front of {@link service}. */
+  proxy?: ProxyService;
   cards: AgentCards;
   /** What its bindings are built from. */
   context: BindingContext;
@@ -70,12 +75,18 @@ export function createShared(settings: Settings, chaosProfiles: Catalog['chaosPr
   };
 }
 
-export function composeAgents(settings: Settings, catalog: Catalog, shared: Shared): Agents {
+export function composeAgents(
+  settings: Settings,
+  catalog: Catalog,
+  shared: Shared,
+  upstream?: ConnectedUpstream,
+): Agents {
   const root = serveAgent(settings, shared, {
     scenarios: catalog.scenarios,
     seed: settings.seed,
     card: settings.card,
     callContext: tenantCalls,
+    ...(upstream && { upstream }),
   });
   const defined = catalog.agents.map((definition): DefinedAgent => {
     const { id, security, extensions } = definition;
@@ -121,6 +132,8 @@ export interface AgentPlan extends Pick<BindingContext, 'callContext' | 'access'
   card: ConstructorParameters<typeof AgentCards>[0];
   /** The skills its card lists; by default, its scenarios'. */
   skills?: readonly SkillInfo[];
+  /** A real agent the messages no scenario takes go to (`proxy`). */
+  upstream?: ConnectedUpstream;
 }
 
 /** One agent: its service over its scenarios, its card, and what its bindings are built from. */
@@ -139,14 +152,32 @@ export function serveAgent(settings: Settings, shared: Shared, plan: AgentPlan):
     inputModes: plan.card.inputModes,
     closeStreamOnAuthRequired: settings.closeStreamOnAuthRequired,
   });
+  const { upstream } = plan;
+  const proxyAll = settings.proxy?.all ?? false;
+  const proxy = upstream
+    ? new ProxyService(service, {
+        upstream,
+        mode: proxyAll ? 'all' : 'unmatched',
+        streaming: upstream.streaming,
+        store: shared.store,
+        clock,
+      })
+    : undefined;
+  const real = upstream?.card && summarizeCard(upstream.card);
+  const scenarioSkills = () => service.scenarios.list().flatMap((s) => (s.skill ? [s.skill] : []));
   const { skills } = plan;
+  // In front of a real agent, the card shows its skills too; standing in for it, the card is its own.
   const cards = new AgentCards(
-    plan.card,
-    skills ? () => skills : () => service.scenarios.list().flatMap((s) => (s.skill ? [s.skill] : [])),
+    real && proxyAll ? { ...plan.card, name: real.name, description: real.description } : plan.card,
+    skills
+      ? () => skills
+      : real
+        ? () => [...(proxyAll ? [] : scenarioSkills()), ...real.skills]
+        : scenarioSkills,
     clock,
   );
   const context: BindingContext = {
-    service: new ChaosService(service, {
+    service: new ChaosService(proxy ?? service, {
       clock,
       seed: plan.seed,
       profiles: shared.chaos.profiles,
@@ -162,5 +193,5 @@ export function serveAgent(settings: Settings, shared: Shared, plan: AgentPlan):
     ...(plan.extensions && { extensions: plan.extensions }),
     report: (error: unknown) => logger.error('unexpected error', error),
   };
-  return { service, cards, context };
+  return { service, cards, context, ...(proxy && { proxy }) };
 }

@@ -4,7 +4,13 @@
  * the old option names still arrive.
  */
 import type { AgentCardOptions } from '../bindings/agent-card.js';
-import { DEFAULTS, type Duration, type SimulatorOptions } from '../config.js';
+import {
+  DEFAULTS,
+  type Duration,
+  type ProxyOptions,
+  type RecordOptions,
+  type SimulatorOptions,
+} from '../config.js';
 import { RealClock, type Clock } from '../lib/clock.js';
 import { contentTimeOf, INSTANT_HINT, readInstant } from '../lib/content-time.js';
 import { readDuration } from '../lib/duration.js';
@@ -12,6 +18,16 @@ import { createLogger, type Logger } from '../lib/log.js';
 import type { InlineScenario } from '../scenario/inline.js';
 import { BUILTIN_SCENARIO_DIR } from '../scenario/load.js';
 import type { RetentionOptions } from '../store/task-store.js';
+
+export interface ProxySettings {
+  url?: string;
+  gateway?: { url: string; agentCode: string };
+  all: boolean;
+  binding: NonNullable<ProxyOptions['binding']>;
+  /** ms */
+  timeout: number;
+  headers: Record<string, string>;
+}
 
 export interface Settings {
   port: number;
@@ -52,6 +68,8 @@ export interface Settings {
   /** `/acme`, or `""`. */
   gatewayPrefix: string;
   http: 'native' | 'express';
+  proxy?: ProxySettings;
+  record?: Required<Pick<RecordOptions, 'out' | 'match' | 'redact'>>;
   /** What templates see as now, for a clock time: the day, or the start time's (lib/content-time.ts). */
   contentTime: (nowMs: number) => number;
 }
@@ -119,6 +137,45 @@ export function resolveSettings(options: SimulatorOptions): Settings {
     ...(options.chaos !== undefined && { chaos: options.chaos }),
     gatewayPrefix: normalizePrefix(options.gatewayPrefix ?? DEFAULTS.gatewayPrefix),
     http: options.http ?? DEFAULTS.http,
+    ...(options.proxy && { proxy: proxySettings(options.proxy, options.record !== undefined) }),
+    ...(options.record && { record: recordSettings(options) }),
+  };
+}
+
+function recordSettings(options: SimulatorOptions): Settings['record'] {
+  const record = options.record!;
+  if (!options.proxy) throw new Error('Failed to start: record needs proxy, the agent to record.');
+  if (!record.out) throw new Error('Failed to start: record needs out, the directory to write to.');
+  return { out: record.out, match: record.match ?? 'text', redact: record.redact ?? [] };
+}
+
+function proxySettings(proxy: ProxyOptions, recording: boolean): ProxySettings {
+  const { url, gateway, agentCode } = proxy;
+  if ((url === undefined) === (gateway === undefined)) {
+    throw new Error(
+      'Failed to start: proxy needs exactly one of url (the agent) and gateway (a workspace gateway).',
+    );
+  }
+  if (gateway !== undefined && !agentCode) {
+    throw new Error(
+      'Failed to start: proxy.gateway needs proxy.agentCode, the code of the agent behind the gateway.',
+    );
+  }
+  for (const target of [url, gateway]) {
+    if (target !== undefined && !/^https?:\/\/[^/]/.test(target)) {
+      throw new Error(
+        `Failed to start: the proxy's target must be an http(s) URL, got ${JSON.stringify(target)}.`,
+      );
+    }
+  }
+  return {
+    ...(url !== undefined && { url }),
+    ...(gateway !== undefined && { gateway: { url: gateway, agentCode: agentCode! } }),
+    // A recording is of the agent: every message goes to it.
+    all: recording || (proxy.all ?? false),
+    binding: proxy.binding ?? 'auto',
+    timeout: ms('proxy.timeout', proxy.timeout ?? DEFAULTS.proxyTimeout),
+    headers: proxy.headers ?? {},
   };
 }
 

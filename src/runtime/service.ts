@@ -195,6 +195,21 @@ export class SimService implements TaskService {
     this.pushConfigs.delete(() => this.find(taskId, ctx), configId);
   }
 
+  /** Refuses a push config that may not be made (its URL, or push being off). */
+  checkPushConfig(input: PushConfigInput): void {
+    this.pushConfigs.check(input);
+  }
+
+  /** Attaches a webhook that gets the task's events after `afterSeq` (0: from its creation on). */
+  attachPushConfig(
+    record: TaskRecord,
+    input: PushConfigInput,
+    afterSeq: number,
+    ctx: CallContext,
+  ): PushConfig {
+    return this.pushConfigs.attach(record, input, afterSeq, ctx);
+  }
+
   /** The task as it is now, whole, if the caller can see it. */
   currentTask(id: string, ctx: CallContext): Task | undefined {
     return this.options.store.get(id, ctx.scope)?.task;

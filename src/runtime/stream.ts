@@ -3,6 +3,7 @@
  * of a task follows the task's event log, so concurrent streams see identical, identically ordered
  * events, and a stream that starts late loses nothing.
  */
+import type { A2AError } from '../domain/errors.js';
 import { isInterrupted, isPaused, isTerminal } from '../domain/lifecycle.js';
 import type { LoggedEvent, Message, Task } from '../domain/types.js';
 import type { TaskRecord } from '../store/task-store.js';
@@ -17,8 +18,12 @@ export type StreamItem =
 
 export interface StreamSink {
   item(item: StreamItem): void;
-  /** No more items: the task ended or paused, or was evicted. The connection closes cleanly. */
-  end(): void;
+  /**
+   * No more items: the task ended or paused, or was evicted, and the connection closes cleanly; or,
+   * with an error, the task could no longer be followed (a proxied agent went away), and the
+   * stream's last frame says so.
+   */
+  end(error?: A2AError): void;
 }
 
 export interface TaskStream {

@@ -74,5 +74,19 @@ export function callFor(
   trace.read(request);
   if (call.taskId !== undefined) trace.about(call.taskId);
   ctx.request = request;
+  const upstreamHeaders = forwardedHeaders(req);
+  if (upstreamHeaders) ctx.upstreamHeaders = upstreamHeaders;
   return ctx;
+}
+
+/** What a real agent behind the simulator needs to see of the client's request, when it is proxied. */
+const FORWARDED = ['authorization', 'x-api-key', 'x-workspace-id', 'a2a-extensions', 'x-a2a-extensions'];
+
+function forwardedHeaders(req: IncomingMessage): Record<string, string> | undefined {
+  let headers: Record<string, string> | undefined;
+  for (const name of FORWARDED) {
+    const value = req.headers[name];
+    if (typeof value === 'string') (headers ??= {})[name] = value;
+  }
+  return headers;
 }

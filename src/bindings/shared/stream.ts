@@ -60,8 +60,9 @@ export function pipeToSse(res: ServerResponse, stream: WireStream, options: SseO
         fail(new A2AError('InternalError', `Internal error while streaming: ${(error as Error).message}.`));
       }
     },
-    end() {
-      if (committed) writer.close();
+    end(error) {
+      if (error) fail(error);
+      else if (committed) writer.close();
       else fail(new A2AError('TaskNotFoundError', 'Task not found: it was evicted before its stream began.'));
     },
     open: commit,

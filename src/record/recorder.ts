@@ -1,0 +1,47 @@
+/**
+ * Records a real agent through the proxy: collects the conversations as they happen and writes
+ * them when the recording stops (Ctrl-C, `POST /_sim/record/stop`, or the end of the client command).
+ */
+import type { Clock } from '../lib/clock.js';
+import type { ProxyService } from '../runtime/proxy.js';
+import type { TaskStore } from '../store/task-store.js';
+import type { CardSummary } from '../upstream/card.js';
+import { ConversationLog } from './conversations.js';
+import { writeRecording, type MatchBy } from './write.js';
+
+export interface RecordingOptions {
+  out: string;
+  match: MatchBy;
+  redact: readonly string[];
+  source: { url: string; binding: string; card?: CardSummary };
+  clock: Clock;
+}
+
+export interface RecordingResult {
+  /** The files written: the scenarios, then the agent file. */
+  files: string[];
+  /** Conversations recorded (the same one twice counts twice). */
+  conversations: number;
+}
+
+export class Recording {
+  private readonly log: ConversationLog;
+
+  constructor(
+    proxy: ProxyService,
+    store: TaskStore,
+    private readonly options: RecordingOptions,
+  ) {
+    this.log = new ConversationLog(proxy, store);
+  }
+
+  /** Writes what was recorded so far; may be called again, and writes the files anew. */
+  async stop(): Promise<RecordingResult> {
+    const conversations = this.log.list();
+    const files = await writeRecording(conversations, {
+      ...this.options,
+      date: new Date(this.options.clock.now()).toISOString().slice(0, 10),
+    });
+    return { files, conversations: conversations.length };
+  }
+}
