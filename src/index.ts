@@ -98,7 +98,7 @@ export interface Simulator {
    * Present with the `record` option: writes the conversations that went through the proxy as
    * scenario files and an agent file (again on every call, with all recorded so far).
    */
-  recording?: { stop(): Promise<RecordingResult> };
+  recording?: Pick<Recording, 'stop' | 'onStop'>;
   /** Stops listening, ends open streams and stops every running task. */
   close(): Promise<void>;
 }
@@ -171,7 +171,9 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     resetScenarios: () => catalog.resetScenarios(),
     issues: [...catalog.issues],
     logger: settings.logger,
-    ...(recording && { recording: { stop: () => recording.stop() } }),
+    ...(recording && {
+      recording: { stop: () => recording.stop(), onStop: (listener) => recording.onStop(listener) },
+    }),
     close: () =>
       new Promise<void>((resolve, reject) => {
         unwatch();
@@ -208,7 +210,15 @@ function urlOf(server: Server, host: string): string {
 }
 
 export { VirtualClock, RealClock, type Clock } from './lib/clock.js';
-export { DEFAULTS, VERSION, type Duration, type SimulatorOptions } from './config.js';
+export {
+  DEFAULTS,
+  VERSION,
+  type Duration,
+  type ProxyOptions,
+  type RecordOptions,
+  type SimulatorOptions,
+} from './config.js';
+export type { RecordingResult } from './record/recorder.js';
 export { formatIssue, loadScenarioFile, type ScenarioIssue } from './scenario/load.js';
 export type { InlineScenario } from './scenario/inline.js';
 export { drive, waitForTask } from './testing.js';

@@ -5,6 +5,7 @@ import { hideBin } from 'yargs/helpers';
 import { VERSION } from '../config.js';
 import { skipHelpCache } from './help-cache.js';
 import { listCommand } from './commands/list.js';
+import { recordCommand } from './commands/record.js';
 import { replayCommand } from './commands/replay.js';
 import { schemaCommand } from './commands/schema.js';
 import { serveCommand } from './commands/serve.js';
@@ -45,15 +46,20 @@ await cli
     '$0 [command] [options]\n\nA scripted mock A2A agent. Options can also be set as A2A_SIM_<OPTION> environment variables.',
   )
   .env('A2A_SIM')
+  // `record … -- node client.mjs`: what follows `--` is the client to run, not our options.
+  .parserConfiguration({ 'populate--': true })
   .command(serveCommand)
   .command(validateCommand)
   .command(listCommand)
   .command(schemaCommand)
   .command(replayCommand)
+  .command(recordCommand)
   .example('$0 --port 8080 --seed demo', 'Serve the built-in scenarios on port 8080')
   .example('$0 serve -s ./my-scenarios --speed 0', 'Add your scenarios; play them without delays')
   .example('$0 validate scenarios/*.yaml', 'Check scenario files')
   .example('$0 replay "Book me a flight" --then "From Oslo to Rome"', 'Print what a conversation would play')
+  .example('$0 record --target http://localhost:9999 --out recorded', 'Record a real agent as scenario files')
+  .example('$0 --proxy http://localhost:9999', 'Play your scenarios, pass the rest to a real agent')
   .strict()
   // A mistake in the command line or a setting ends the run with a message, not a stack trace.
   .fail((message, error) => {

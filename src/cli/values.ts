@@ -93,3 +93,19 @@ export function apiKeysValue(values: string[]): Record<string, string[]> {
 function lastOf(value: unknown): unknown {
   return Array.isArray(value) ? value[value.length - 1] : value;
 }
+
+/** `Name: value` pairs, as curl's `-H` takes them. */
+export function headerValues(flag: string): (values: string[]) => Record<string, string> {
+  return (values) => {
+    const headers: Record<string, string> = {};
+    for (const value of values) {
+      const colon = value.indexOf(':');
+      const name = value.slice(0, colon).trim();
+      if (colon < 1 || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+        throw new Error(`${flag} expects "Name: value", got ${JSON.stringify(value)}`);
+      }
+      headers[name.toLowerCase()] = value.slice(colon + 1).trim();
+    }
+    return headers;
+  };
+}

@@ -26,6 +26,7 @@ export interface RecordingResult {
 
 export class Recording {
   private readonly log: ConversationLog;
+  private readonly stopListeners: ((result: RecordingResult) => void)[] = [];
 
   constructor(
     proxy: ProxyService,
@@ -42,6 +43,13 @@ export class Recording {
       ...this.options,
       date: new Date(this.options.clock.now()).toISOString().slice(0, 10),
     });
-    return { files, conversations: conversations.length };
+    const result = { files, conversations: conversations.length };
+    for (const listener of this.stopListeners) listener(result);
+    return result;
+  }
+
+  /** Called after each stop, with what it wrote (the record command ends then). */
+  onStop(listener: (result: RecordingResult) => void): void {
+    this.stopListeners.push(listener);
   }
 }

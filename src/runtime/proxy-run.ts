@@ -113,7 +113,11 @@ export class ProxyRun {
     for (const artifact of task.artifacts) {
       if (!known.has(artifact.artifactId)) this.appendArtifact(artifact);
     }
-    if (!sameStatus(this.record.status, task.status)) this.append({ kind: 'status', status: task.status });
+    // A snapshot may restamp the status it is in: only a new state or message is news.
+    const { status } = this.record;
+    if (status.state !== task.status.state || status.message?.messageId !== task.status.message?.messageId) {
+      this.append({ kind: 'status', status: task.status });
+    }
   }
 
   /** Opens a follow-up turn: the task as it is, the user's answer included (§3.1.2). */
@@ -156,11 +160,20 @@ export class ProxyRun {
     let attempt = 0;
     let lastError: A2AError | undefined;
     while (!this.turnEnded && !this.stopped) {
+      const seqBefore = this.record.log.latestSeq;
       try {
         if (this.options.streaming) {
           for await (const item of this.options.upstream.subscribe(this.record.id, this.call)) {
             if (this.stopped) return;
             this.apply(item);
+          }
+          // A stream that keeps ending early and brings nothing new is a failure too.
+          if (!this.turnEnded && this.record.log.latestSeq === seqBefore) {
+            throw new A2AError(
+              'InvalidAgentResponseError',
+              'Invalid agent response: its stream of the task ended before the task did',
+              { httpStatus: 502 },
+            );
           }
         } else {
           this.reconcile(await this.options.upstream.getTask(this.record.id, this.call));

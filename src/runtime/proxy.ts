@@ -5,7 +5,7 @@
  * the journal, the feed and chaos (which wraps this service) treat it as a scripted one.
  */
 import { A2AError, invalidParams, taskNotFound } from '../domain/errors.js';
-import { isInterrupted, isTerminal } from '../domain/lifecycle.js';
+import { isInterrupted, isPaused, isTerminal } from '../domain/lifecycle.js';
 import type {
   ListTasksPage,
   ListTasksQuery,
@@ -116,10 +116,11 @@ export class ProxyService implements TaskService {
 
   async getTask(id: string, historyLength: number | undefined, ctx: CallContext): Promise<TaskView> {
     const run = this.runOf(id, ctx);
-    if (run?.idle) {
-      // The agent is asked, but the simulator answers: an agent that is down still leaves the task readable.
+    if (run) {
+      // The agent is asked, but the simulator answers: an agent that is down still leaves the task
+      // readable. While a stream writes the log, the stream is the truth.
       await this.options.upstream.getTask(id, this.callOf(ctx)).then(
-        (task) => run.reconcile(task),
+        (task) => run.idle && run.reconcile(task),
         () => {},
       );
     }
@@ -227,7 +228,17 @@ export class ProxyService implements TaskService {
       return { kind: 'message', message: first.message };
     }
     const now = this.options.clock.now();
-    const task = openingTask(first, message, now);
+    const answered = openingTask(first, message, now);
+    // A task that arrives done (an agent that does not stream answers when the turn ends) opens as
+    // submitted, and what it did follows as events: streams and recordings see the turn end.
+    const task =
+      isPaused(answered.status.state) || answered.artifacts.length > 0
+        ? {
+            ...answered,
+            status: { state: 'submitted' as const, timestamp: answered.status.timestamp },
+            artifacts: [],
+          }
+        : answered;
     if (this.options.store.has(task.id)) {
       void items.return?.();
       throw new A2AError(
@@ -241,6 +252,7 @@ export class ProxyService implements TaskService {
     this.runs.set(task.id, run);
     if (push) this.inner.attachPushConfig(record, push, 0, ctx);
     if (first.kind !== 'task') run.apply(first);
+    else if (task !== answered) run.reconcile(answered);
     run.relay(items, call);
     return { kind: 'task', record, run, fromSeq: 0 };
   }

@@ -1,52 +1,70 @@
 /** `a2a-sim serve`: start the simulator and print where to reach it. */
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { createSimulator, VERSION } from '../../index.js';
+import { createSimulator, VERSION, type SimulatorOptions } from '../../index.js';
 import { withServerOptions } from '../options.js';
+import { proxyOption, withProxyOptions } from '../proxy-options.js';
 
-type ServeArgs = ReturnType<typeof withServerOptions> extends Argv<infer A> ? A : never;
+type ServeArgs = ReturnType<typeof serveOptions> extends Argv<infer A> ? A : never;
+type ServerArgs = ReturnType<typeof withServerOptions> extends Argv<infer A> ? A : never;
+
+const serveOptions = <T>(yargs: Argv<T>) => withProxyOptions(withServerOptions(yargs));
+
+/** The simulator's options as the server flags give them (shared by `serve` and `record`). */
+export function serverOptions(argv: ArgumentsCamelCase<ServerArgs>): SimulatorOptions {
+  return {
+    port: argv.port,
+    host: argv.host,
+    scenarioDirs: argv.scenarioDirs,
+    builtinScenarios: argv.builtinScenarios,
+    seed: argv.seed,
+    ...(argv.startTime !== undefined && { startTime: argv.startTime }),
+    speed: argv.speed,
+    strictVersion: argv.strictVersion,
+    closeStreamOnAuthRequired: argv.closeStreamOnAuthRequired,
+    cardFormat: argv.cardFormat,
+    maxBodyBytes: argv.maxBodyBytes,
+    keepAlive: argv.keepAlive,
+    logLevel: argv.logLevel,
+    ...(argv.logFormat !== undefined && { logFormat: argv.logFormat }),
+    ...(argv.publicUrl !== undefined && { publicUrl: argv.publicUrl }),
+    ...(argv.apiKeys !== undefined && { apiKeys: argv.apiKeys }),
+    gatewayPrefix: argv.gatewayPrefix,
+    watch: argv.watch,
+    journalSize: argv.journalSize,
+    ...(argv.adminToken !== undefined && { adminToken: argv.adminToken }),
+    ...(argv.chaos !== undefined && { chaos: argv.chaos }),
+    retention: {
+      maxTasks: argv.maxTasks,
+      terminalTtl: argv.terminalTtl,
+      maxEventsPerTask: argv.maxEventsPerTask,
+      eventTtl: argv.eventTtl,
+      maxStoreBytes: argv.maxStoreBytes,
+    },
+    push: {
+      enabled: argv.push,
+      blockPrivate: argv.pushBlockPrivate,
+      timeout: argv.pushTimeout,
+      maxAttempts: argv.pushMaxAttempts,
+      backoff: argv.pushBackoff,
+      maxQueue: argv.pushMaxQueue,
+    },
+  };
+}
 
 export const serveCommand: CommandModule<object, ServeArgs> = {
   command: ['serve', '$0'],
   describe: 'Start the simulator (the default command)',
-  builder: (yargs) => withServerOptions(yargs),
+  builder: (yargs) => serveOptions(yargs),
   handler: async (argv: ArgumentsCamelCase<ServeArgs>) => {
+    if (argv.proxyAll && argv.proxy === undefined && argv.proxyGateway === undefined) {
+      throw new Error('--proxy-all needs --proxy URL or --proxy-gateway URL');
+    }
+    const proxied = argv.proxy !== undefined || argv.proxyGateway !== undefined;
     const sim = await createSimulator({
-      port: argv.port,
-      host: argv.host,
-      scenarioDirs: argv.scenarioDirs,
-      builtinScenarios: argv.builtinScenarios,
-      seed: argv.seed,
-      ...(argv.startTime !== undefined && { startTime: argv.startTime }),
-      speed: argv.speed,
-      strictVersion: argv.strictVersion,
-      closeStreamOnAuthRequired: argv.closeStreamOnAuthRequired,
-      cardFormat: argv.cardFormat,
-      maxBodyBytes: argv.maxBodyBytes,
-      keepAlive: argv.keepAlive,
-      logLevel: argv.logLevel,
-      ...(argv.logFormat !== undefined && { logFormat: argv.logFormat }),
-      ...(argv.publicUrl !== undefined && { publicUrl: argv.publicUrl }),
-      ...(argv.apiKeys !== undefined && { apiKeys: argv.apiKeys }),
-      gatewayPrefix: argv.gatewayPrefix,
-      watch: argv.watch,
-      journalSize: argv.journalSize,
-      ...(argv.adminToken !== undefined && { adminToken: argv.adminToken }),
-      ...(argv.chaos !== undefined && { chaos: argv.chaos }),
-      retention: {
-        maxTasks: argv.maxTasks,
-        terminalTtl: argv.terminalTtl,
-        maxEventsPerTask: argv.maxEventsPerTask,
-        eventTtl: argv.eventTtl,
-        maxStoreBytes: argv.maxStoreBytes,
-      },
-      push: {
-        enabled: argv.push,
-        blockPrivate: argv.pushBlockPrivate,
-        timeout: argv.pushTimeout,
-        maxAttempts: argv.pushMaxAttempts,
-        backoff: argv.pushBackoff,
-        maxQueue: argv.pushMaxQueue,
-      },
+      ...serverOptions(argv),
+      ...(proxied && {
+        proxy: proxyOption(argv, { url: argv.proxy, gateway: argv.proxyGateway, all: argv.proxyAll }),
+      }),
     });
     const base = argv.publicUrl?.replace(/\/+$/, '') ?? sim.url;
     const scenarios = sim.service.scenarios.list().map((s) => s.id);
@@ -67,6 +85,11 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
           : []),
         `  dashboard   ${base}/_sim/${argv.adminToken ? '?token=…' : ''}  (admin API under /_sim)`,
         `  seed        "${argv.seed}", speed ${argv.speed}${argv.chaos ? `, chaos "${argv.chaos}"` : ''}`,
+        ...(proxied
+          ? [
+              `  proxy       ${argv.proxyAll ? 'every message' : 'messages no scenario matches'} → ${argv.proxy ?? `${argv.proxyGateway} (agent_code ${argv.agentCode})`}`,
+            ]
+          : []),
         `  push        ${argv.push ? `on${argv.pushBlockPrivate ? ', private addresses refused' : ''}; deliveries at ${base}/_sim/deliveries` : 'off (--no-push)'}`,
         'Try:',
         `  curl -s -X POST ${base}/message:send -H 'Content-Type: application/a2a+json' -d '{"message":{"role":"ROLE_USER","parts":[{"text":"What is the weather today?"}],"messageId":"msg-1"}}'`,

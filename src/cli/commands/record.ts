@@ -1,0 +1,127 @@
+/**
+ * `a2a-sim record --target URL`: serves the simulator's surface in front of a real agent, passes
+ * every request on, and writes what went through as scenario files and an agent file when the
+ * client is done: Ctrl-C, `POST /_sim/record/stop`, or the end of the command given after `--`.
+ */
+import { spawn } from 'node:child_process';
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { createSimulator, VERSION, type RecordingResult, type Simulator } from '../../index.js';
+import { withServerOptions } from '../options.js';
+import { proxyOption, withUpstreamOptions } from '../proxy-options.js';
+import { serverOptions } from './serve.js';
+
+const MATCH_BY = ['text', 'messageId-prefix', 'metadata', 'skill'] as const;
+
+const recordOptions = <T>(yargs: Argv<T>) =>
+  withUpstreamOptions(
+    withServerOptions(yargs)
+      .option('target', {
+        type: 'string',
+        requiresArg: true,
+        describe: 'The agent to record: its base URL or its card URL',
+        group: 'Recording:',
+      })
+      .option('target-gateway', {
+        type: 'string',
+        requiresArg: true,
+        describe: 'Or a workspace gateway endpoint (…/agents/a2a) to record through, with --agent-code',
+        group: 'Recording:',
+      })
+      .option('out', {
+        alias: 'o',
+        type: 'string',
+        requiresArg: true,
+        default: 'recorded',
+        describe: 'Directory to write the scenarios and the agent file to',
+        group: 'Recording:',
+      })
+      .option('match', {
+        type: 'string',
+        requiresArg: true,
+        choices: MATCH_BY,
+        default: 'text' as (typeof MATCH_BY)[number],
+        describe:
+          "What selects a recorded scenario: the first message's text, messageId prefix, metadata or skill",
+        group: 'Recording:',
+      })
+      .option('redact', {
+        type: 'string',
+        array: true,
+        requiresArg: true,
+        default: [] as string[],
+        describe: 'A metadata key never to write (repeatable); credentials never are',
+        group: 'Recording:',
+      })
+      .check((argv) => {
+        if ((argv.target === undefined) === (argv.targetGateway === undefined)) {
+          throw new Error('record needs --target URL (the agent) or --target-gateway URL --agent-code CODE');
+        }
+        return true;
+      }),
+    'Recording:',
+  );
+
+type RecordArgs = ReturnType<typeof recordOptions> extends Argv<infer A> ? A : never;
+
+export const recordCommand: CommandModule<object, RecordArgs> = {
+  command: 'record [options] [-- command...]',
+  describe: "Record a real agent's conversations as scenario files, in front of it",
+  builder: (yargs) => recordOptions(yargs),
+  handler: async (argv: ArgumentsCamelCase<RecordArgs>) => {
+    const sim = await createSimulator({
+      ...serverOptions(argv),
+      proxy: proxyOption(argv, { url: argv.target, gateway: argv.targetGateway, all: true }),
+      record: { out: argv.out, match: argv.match, redact: argv.redact },
+    });
+    const command = (argv['--'] as string[] | undefined) ?? [];
+    process.stdout.write(
+      [
+        `a2a-sim ${VERSION} listening on ${sim.url}`,
+        `  recording   ${argv.target ?? `${argv.targetGateway} (agent_code ${argv.agentCode})`}: every request goes to it (REST, JSON-RPC 1.0 and 0.3 here)`,
+        `  writing to  ${argv.out}/ when ${command.length ? 'the command ends' : `you press Ctrl-C or POST ${sim.url}/_sim/record/stop`}`,
+        '',
+      ].join('\n'),
+    );
+    let finishing = false;
+    const finish = async (code: number) => {
+      finishing = true;
+      const result = await sim.recording!.stop();
+      report(result);
+      await sim.close();
+      process.exit(code);
+    };
+    // Stopped through the admin route: its answer goes out first, then the command ends.
+    sim.recording!.onStop((result) => {
+      if (finishing) return;
+      report(result);
+      setImmediate(() => void sim.close().then(() => process.exit(0)));
+    });
+    if (command.length) return runClient(sim, command, finish);
+    process.once('SIGINT', () => void finish(0));
+    process.once('SIGTERM', () => void finish(0));
+  },
+};
+
+/** Runs the client with the simulator's URLs in its environment; the recording ends with it. */
+function runClient(sim: Simulator, [program, ...args]: string[], finish: (code: number) => Promise<void>) {
+  const child = spawn(program!, args, {
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      A2A_URL: sim.url,
+      A2A_CARD_URL: `${sim.url}/.well-known/agent-card.json`,
+      A2A_GATEWAY_URL: `${sim.url}${sim.gatewayPath}`,
+    },
+  });
+  child.once('error', (error) => {
+    process.stderr.write(`a2a-sim: could not run ${program}: ${error.message}\n`);
+    void finish(127);
+  });
+  child.once('exit', (code, signal) => void finish(code ?? (signal ? 1 : 0)));
+}
+
+function report({ files, conversations }: RecordingResult): void {
+  process.stdout.write(
+    `Recorded ${conversations} conversation(s) into ${files.length - 1} scenario(s) and an agent file:\n${files.map((f) => `  ${f}`).join('\n')}\n`,
+  );
+}
