@@ -125,6 +125,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
             url: upstream.url,
             binding: upstream.binding,
             ...(upstream.card && { card: summarizeCard(upstream.card) }),
+            ...(settings.proxy?.gateway && { name: settings.proxy.gateway.agentCode }),
           },
         })
       : undefined;

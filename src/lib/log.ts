@@ -46,11 +46,15 @@ const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
  * the next, and a reader that stops reading loses lines past {@link MAX_QUEUED_BYTES}.
  */
 function asyncStderr(): DestinationStream {
+  if (stderrDestination) return stderrDestination;
   const destination = pino.destination({ fd: 2, sync: false, maxLength: MAX_QUEUED_BYTES });
   // What has not been written by then is written before the process ends.
   process.once('exit', () => destination.flushSync());
-  return destination;
+  return (stderrDestination = destination);
 }
+
+/** One per process, shared by every simulator in it: a test run starts hundreds. */
+let stderrDestination: DestinationStream | undefined;
 
 export function createLogger({ level, format = defaultLogFormat(), write }: LoggerOptions): Logger {
   const lines = write ?? ((line: string) => process.stderr.write(`${line}\n`));

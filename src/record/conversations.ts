@@ -14,6 +14,8 @@ export interface Turn {
   sentAtMs: number;
   /** The agent's events in this turn, with the clock time each arrived. */
   events: { atMs: number; event: TaskEvent }[];
+  /** When a client asked to cancel the task during this turn. */
+  cancelAtMs?: number;
 }
 
 export type Outcome =
@@ -43,6 +45,10 @@ export class ConversationLog {
         } else {
           this.byTask.get(message.taskId)?.turns.push(turn);
         }
+      },
+      cancel: (taskId, atMs) => {
+        const turn = this.byTask.get(taskId)?.turns.at(-1);
+        if (turn && turn.cancelAtMs === undefined) turn.cancelAtMs = atMs;
       },
       answer: (message, outcome, atMs) => {
         const conversation = this.pending.get(message.messageId);

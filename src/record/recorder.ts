@@ -13,7 +13,7 @@ export interface RecordingOptions {
   out: string;
   match: MatchBy;
   redact: readonly string[];
-  source: { url: string; binding: string; card?: CardSummary };
+  source: { url: string; binding: string; card?: CardSummary; name?: string };
   clock: Clock;
 }
 

@@ -90,6 +90,36 @@ function stepOf(event: Exclude<TaskEvent, { kind: 'task' }>, after: number, echo
   return { kind: 'status', state, ...content, after: [after] };
 }
 
+/**
+ * The `canceled` status a client's cancel brought about. It stays a step too: what the agent would
+ * have done had nobody canceled was never seen, and a script must end.
+ */
+function isCancelOutcome(turn: Turn, atMs: number, event: TaskEvent): boolean {
+  return (
+    turn.cancelAtMs !== undefined &&
+    atMs >= turn.cancelAtMs &&
+    event.kind === 'status' &&
+    event.status.state === 'canceled'
+  );
+}
+
+export interface RecordedCancel {
+  /** From the client's cancel to the agent's `canceled`, ms. */
+  after: Delays;
+  message?: string;
+}
+
+/** How the agent took a client's cancel, if a client canceled the conversation's task. */
+export function cancelOf(turns: readonly Turn[]): RecordedCancel | undefined {
+  for (const turn of turns) {
+    const canceled = turn.events.find(({ atMs, event }) => isCancelOutcome(turn, atMs, event));
+    if (!canceled || canceled.event.kind !== 'status') continue;
+    const message = canceled.event.status.message && textOf(canceled.event.status.message.parts);
+    return { after: [canceled.atMs - turn.cancelAtMs!], ...(message && { message }) };
+  }
+  return undefined;
+}
+
 /** Merges `b` into `a` when they are the same script; false (and `a` unchanged) when they differ. */
 export function mergeSteps(a: RecordedStep[], b: RecordedStep[]): boolean {
   if (shapeOf(a) !== shapeOf(b)) return false;
@@ -165,7 +195,7 @@ function templated(text: string, echoes: Echoes): string {
       out += hit[1];
       i += hit[0].length;
     } else if (text.startsWith('{{', i)) {
-      out += '{{"{{"}}';
+      out += '{{pick "{{"}}';
       i += 2;
     } else {
       out += text[i++];

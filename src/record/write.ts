@@ -10,7 +10,7 @@ import { stringify } from 'yaml';
 import type { JsonObject, JsonValue, Message, Part } from '../domain/types.js';
 import type { CardSummary } from '../upstream/card.js';
 import type { Conversation } from './conversations.js';
-import { mergeSteps, stepsOf, textOf, type RecordedStep } from './script.js';
+import { cancelOf, mergeSteps, stepsOf, textOf, type RecordedCancel, type RecordedStep } from './script.js';
 
 export type MatchBy = 'text' | 'messageId-prefix' | 'metadata' | 'skill';
 
@@ -19,7 +19,8 @@ export interface WriteOptions {
   match: MatchBy;
   redact: readonly string[];
   /** Where the recording came from, for the files' first comment. */
-  source: { url: string; binding: string; card?: CardSummary };
+  /** Behind a gateway there is no card: `name` (its agent code) names the agent instead. */
+  source: { url: string; binding: string; card?: CardSummary; name?: string };
   /** The day of the recording, as `2026-12-01`. */
   date: string;
 }
@@ -30,7 +31,7 @@ interface Recorded {
   first: Message;
   times: number;
   body:
-    | { steps: RecordedStep[] }
+    | { steps: RecordedStep[]; cancel?: RecordedCancel }
     | { reply: Message; after: number[] }
     | { error: { type: string; message: string }; after: number[] };
 }
@@ -45,7 +46,8 @@ export async function writeRecording(
   const recorded = collect(conversations, options);
   await mkdir(options.out, { recursive: true });
   const files: string[] = [];
-  const origin = `${options.source.card?.name ?? 'the agent'} at ${options.source.url} (${options.source.binding})`;
+  const name = options.source.card?.name ?? options.source.name;
+  const origin = `${name ?? 'the agent'} at ${options.source.url} (${options.source.binding})`;
   for (const scenario of recorded) {
     const file = path.join(options.out, `${scenario.id}.yaml`);
     const times = scenario.times > 1 ? `, ${scenario.times} times` : '';
@@ -54,20 +56,15 @@ export async function writeRecording(
     files.push(file);
   }
   const card = options.source.card;
-  const agentId = slug(card?.name ?? 'recorded-agent') || 'recorded-agent';
+  const agentId = slug(name ?? 'recorded-agent') || 'recorded-agent';
   const agentFile = path.join(options.out, `${agentId}.agent.yaml`);
   const header = `# The agent recorded from ${origin} on ${options.date}: its card, playing the recorded scenarios.\n`;
-  await writeFile(
-    agentFile,
-    header +
-      stringify(
-        agentDocument(
-          card,
-          recorded.map((r) => r.id),
-        ),
-        { lineWidth: 0 },
-      ),
+  const agent = agentDocument(
+    card,
+    name,
+    recorded.map((r) => r.id),
   );
+  await writeFile(agentFile, header + stringify(agent, { lineWidth: 0 }));
   files.push(agentFile);
   return files;
 }
@@ -99,8 +96,11 @@ function bodyOf(conversation: Conversation): Recorded['body'] | undefined {
   const { outcome, turns } = conversation;
   const sentAt = turns[0]!.sentAtMs;
   switch (outcome?.kind) {
-    case 'task':
-      return { steps: stepsOf(turns, 0, { taskId: outcome.taskId, contextId: outcome.contextId }) };
+    case 'task': {
+      const cancel = cancelOf(turns);
+      const steps = stepsOf(turns, 0, { taskId: outcome.taskId, contextId: outcome.contextId });
+      return { steps, ...(cancel && { cancel }) };
+    }
     case 'message':
       return { reply: outcome.message, after: [outcome.atMs - sentAt] };
     case 'error':
@@ -115,7 +115,11 @@ function bodyOf(conversation: Conversation): Recorded['body'] | undefined {
 
 /** Folds a recording into one of the same conversation; false when they are not the same. */
 function merge(into: Recorded, body: Recorded['body']): boolean {
-  if ('steps' in into.body && 'steps' in body) return mergeSteps(into.body.steps, body.steps);
+  if ('steps' in into.body && 'steps' in body) {
+    if (!into.body.cancel !== !body.cancel || !mergeSteps(into.body.steps, body.steps)) return false;
+    if (into.body.cancel && body.cancel) into.body.cancel.after.push(...body.cancel.after);
+    return true;
+  }
   if ('reply' in into.body && 'reply' in body) {
     if (JSON.stringify(into.body.reply.parts) !== JSON.stringify(body.reply.parts)) return false;
     into.body.after.push(...body.after);
@@ -162,12 +166,17 @@ function scenarioDocument(scenario: Recorded, options: WriteOptions): Record<str
   const said = textOf(scenario.first.parts).trim().replace(/\s+/g, ' ');
   const quoted = said.length > 60 ? `${said.slice(0, 60)}…` : said;
   const doc: Record<string, unknown> = {
-    description: `Recorded: what ${options.source.card?.name ?? 'the agent'} answered to "${quoted || scenario.first.messageId}".`,
+    description: `Recorded: what ${options.source.card?.name ?? options.source.name ?? 'the agent'} answered to "${quoted || scenario.first.messageId}".`,
     match: [scenario.rule],
   };
   const { body } = scenario;
-  if ('steps' in body) doc['steps'] = stepsDocument(body.steps, options.redact);
-  else if ('reply' in body)
+  if ('steps' in body) {
+    // A client canceled it: how long the agent took to stop, for a replay's cancels.
+    const { cancel } = body;
+    if (cancel)
+      doc['cancel'] = { ...delay(cancel.after), ...(cancel.message && { message: cancel.message }) };
+    doc['steps'] = stepsDocument(body.steps, options.redact);
+  } else if ('reply' in body)
     doc['reply'] = { message: content(body.reply.parts, options.redact), ...delay(body.after) };
   else doc['error'] = { ...body.error, ...delay(body.after) };
   return doc;
@@ -266,11 +275,15 @@ function delay(observed: number[], key = 'after'): Record<string, unknown> {
   return { [key]: min === max ? `${min}ms` : { min: `${min}ms`, max: `${max}ms` } };
 }
 
-function agentDocument(card: CardSummary | undefined, scenarioIds: string[]): Record<string, unknown> {
+function agentDocument(
+  card: CardSummary | undefined,
+  name: string | undefined,
+  scenarioIds: string[],
+): Record<string, unknown> {
   const security = securityOf(card?.securitySchemes);
   return {
-    name: card?.name ?? 'Recorded agent',
-    description: card?.description || `Plays what was recorded from ${card?.name ?? 'a real agent'}.`,
+    name: name ?? 'Recorded agent',
+    description: card?.description || `Plays what was recorded from ${name ?? 'a real agent'}.`,
     ...(card?.version && { version: card.version }),
     scenarios: scenarioIds.length ? scenarioIds : '*',
     ...(card?.skills.length && {

@@ -55,6 +55,8 @@ export interface ProxyOptions {
 export interface ProxyObserver {
   /** A message reached the agent: a new conversation (`taskId` absent) or a task's next turn. */
   turn?(message: Message, atMs: number): void;
+  /** A client asked the agent to cancel a task. */
+  cancel?(taskId: string, atMs: number): void;
   /** The agent answered a new message with a Message, or refused it, and no task was made. */
   answer?(
     message: Message,
@@ -140,6 +142,8 @@ export class ProxyService implements TaskService {
         metadata: { taskId: id },
       });
     }
+    const askedAt = this.options.clock.now();
+    for (const observer of this.observers) observer.cancel?.(id, askedAt);
     const task = await this.options.upstream.cancelTask(id, this.callOf(ctx));
     if (run.idle) run.reconcile(task);
     return viewOf(task, {});

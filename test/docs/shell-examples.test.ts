@@ -8,7 +8,8 @@
  * block writes are thrown away), against a simulator started from the built CLI at `--speed 0`
  * (the speed is this test's: the documented requests are the same at any speed, only faster).
  * The documented address, `http://127.0.0.1:41241` (or `localhost:41241`), is rewritten to the
- * simulator's.
+ * simulator's. `http://127.0.0.1:41242` is where the docs put a real agent (record-and-proxy.md:
+ * a second simulator stands for it): it is rewritten to the shared simulator's, which plays it.
  *
  * A block that starts a server of its own (`npm start`, `a2a-sim serve`, `npx a2a-sim`,
  * `node dist/cli/main.js`, `docker run`) runs that command for real, with its documented flags, in
@@ -151,6 +152,21 @@ const EXPECTED: { file: string; block: string; output: string[] }[] = [
   { file: 'docs/control-plane.md', block: 'hello.yaml', output: ['Bonjour !'] },
   { file: 'docs/protocol.md', block: 'team-a', output: ['"protocolVersion"', '"kind":"task"', '"tasks":['] },
   { file: 'docs/protocol.md', block: '%ZZ', output: [' 400\n', ' 405\n', '-32601'] },
+  {
+    file: 'docs/record-and-proxy.md',
+    block: 'client.sh',
+    output: [
+      'Recorded 2 conversation(s) into 2 scenario(s) and an agent file',
+      'no secret was written',
+      'ok: 2 scenario(s), 1 agent(s) valid',
+      '"name":"Weather report (recorded)"',
+    ],
+  },
+  {
+    file: 'docs/record-and-proxy.md',
+    block: 'parcel.yaml',
+    output: ['Your parcel is out for delivery.', '"kind":"drop"', '"state":"TASK_STATE_COMPLETED"'],
+  },
   { file: 'docs/cli.md', block: '--speed abc', output: ['--speed', 'exit code 2'] },
   {
     file: 'docs/cli.md',
@@ -172,7 +188,7 @@ const SERVER_LINE =
   /^((?:[A-Z][A-Z0-9_]*=\S*\s+)*)(?:npm start\b|(?:npx\s+)?a2a-sim(?:\s+serve\b|\s+-|\s*$|\s+#)|node\s+(?:--\S+\s+)*dist\/cli\/main\.js(?:\s+serve\b|\s+-|\s*$|\s+#)|docker\s+run\b)/;
 
 /** The block as bash runs it, and whether it starts servers of its own. */
-function prepare(block: Block, port: number): { script: string; ownServer: boolean } {
+function prepare(block: Block, port: number, agentPort = 0): { script: string; ownServer: boolean } {
   let lines = block.text.split('\n');
   if (block.lang === 'console') lines = lines.filter((l) => l.startsWith('$ ')).map((l) => l.slice(2));
   let heredoc: string | undefined;
@@ -193,7 +209,10 @@ function prepare(block: Block, port: number): { script: string; ownServer: boole
       .replace(/(\s(?:-p|--publish)\s)\d+:/g, `$1${port}:`);
     return `${indent}__docs_serve ${rewritten}`;
   });
-  const script = out.join('\n').replace(/\b(127\.0\.0\.1|localhost):41241\b/g, `$1:${port}`);
+  const script = out
+    .join('\n')
+    .replace(/\b(127\.0\.0\.1|localhost):41241\b/g, `$1:${port}`)
+    .replace(/\b(127\.0\.0\.1|localhost):41242\b/g, `$1:${agentPort}`);
   return { script, ownServer };
 }
 
@@ -322,7 +341,7 @@ async function runBlock(block: Block): Promise<{ code: number | null; output: st
   }
   const probe = prepare(block, 0);
   const port = probe.ownServer ? await freePort() : sharedPort;
-  const { script } = prepare(block, port);
+  const { script } = prepare(block, port, sharedPort);
   const pids = join(dir, 'servers');
   await writeFile(pids, '');
   const env: Record<string, string> = {};

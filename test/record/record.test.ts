@@ -137,6 +137,8 @@ describe.each(['rest', 'jsonrpc', 'jsonrpc-0.3'] as const)('recording the SDK ag
   it('replays offline as recorded: states, texts, artifacts and chunks, delays in range', async () => {
     const sim = await startSim({ scenarioDirs: [out], builtinScenarios: false });
     try {
+      expect(sim.sim.issues).toEqual([]);
+      expect(sim.sim.agents.map((a) => a.id)).toEqual(['travel-desk']);
       const replay = await sim.drive(converse(sim.url));
       expect(shapes(replay)).toEqual(shapes(live));
       const weather = parse(await readFile(join(out, 'what-is-the-weather-in-oslo.yaml'), 'utf8'));

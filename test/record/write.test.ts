@@ -1,0 +1,158 @@
+/**
+ * What a recording writes, from conversations made by hand: the match rule each `--match` gives,
+ * answers to the same question merged into branches, a client's cancel as the scenario's `cancel`,
+ * direct replies and errors, and nothing secret. Every file written must load as a scenario.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { A2AError } from '../../src/domain/errors.js';
+import type { Message, TaskEvent, TaskState } from '../../src/domain/types.js';
+import type { Conversation, Turn } from '../../src/record/conversations.js';
+import { writeRecording, type MatchBy } from '../../src/record/write.js';
+import { parseScenario } from '../../src/scenario/load.js';
+
+const user = (text: string, extra: Partial<Message> = {}): Message => ({
+  messageId: `msg-${text.length}`,
+  role: 'user',
+  parts: [{ kind: 'text', text }],
+  ...extra,
+});
+const status = (state: TaskState, text?: string): TaskEvent => ({
+  kind: 'status',
+  status: {
+    state,
+    timestamp: '2026-01-01T00:00:00.000Z',
+    ...(text && { message: { messageId: `a-${text}`, role: 'agent', parts: [{ kind: 'text', text }] } }),
+  },
+});
+const turn = (message: Message, events: [number, TaskEvent][], extra: Partial<Turn> = {}): Turn => ({
+  message,
+  sentAtMs: 0,
+  events: events.map(([atMs, event]) => ({ atMs, event })),
+  ...extra,
+});
+const task = (...turns: Turn[]): Conversation => ({
+  turns,
+  outcome: { kind: 'task', taskId: 'task-1', contextId: 'ctx-1' },
+});
+
+let out: string;
+beforeEach(async () => {
+  out = await mkdtemp(join(tmpdir(), 'a2a-sim-write-'));
+});
+afterEach(() => rm(out, { recursive: true, force: true }));
+
+async function write(conversations: Conversation[], match: MatchBy = 'text', redact: string[] = []) {
+  const files = await writeRecording(conversations, {
+    out,
+    match,
+    redact,
+    source: { url: 'http://agent', binding: 'rest', name: 'desk' },
+    date: '2026-12-01',
+  });
+  const scenarios: Record<string, any> = {};
+  for (const file of files.filter((f) => !f.endsWith('.agent.yaml'))) {
+    const text = await readFile(file, 'utf8');
+    const { issues } = await parseScenario(basename(file, '.yaml'), file, text);
+    expect(issues, text).toEqual([]);
+    scenarios[basename(file, '.yaml')] = parse(text);
+  }
+  return { files, scenarios };
+}
+
+describe('writeRecording', () => {
+  it('matches by text, messageId prefix, metadata (without secrets) or skill', async () => {
+    const first = user('Track order 42', {
+      messageId: 'order-17',
+      metadata: { skillId: 'orders', channel: 'web', apiToken: 'x1', session: 's1' },
+    });
+    const conversation = task(turn(first, [[20, status('completed', 'Shipped')]]));
+    const rules: Record<MatchBy, unknown> = {
+      text: { text: 'Track order 42' },
+      'messageId-prefix': { messageId: { prefix: 'order-' } },
+      metadata: { metadata: { skillId: 'orders', channel: 'web' } },
+      skill: { skill: 'orders' },
+    };
+    for (const [match, rule] of Object.entries(rules) as [MatchBy, unknown][]) {
+      const { scenarios } = await write([conversation], match, ['session']);
+      expect(scenarios['track-order-42'].match).toEqual([rule]);
+    }
+  });
+
+  it('merges answers to the same question into one scenario: the first follows the input, the others branch', async () => {
+    const ask: [number, TaskEvent][] = [[10, status('input-required', 'Where to?')]];
+    const conversations = [
+      task(
+        turn(user('Book a flight'), ask),
+        turn(user('To Rome'), [[30, status('completed', 'Booked {{x}} to Rome')]]),
+      ),
+      task(turn(user('Book a flight'), ask), turn(user('Never mind'), [[50, status('canceled', 'Stopped')]])),
+    ];
+    const { files, scenarios } = await write(conversations);
+    expect(files).toHaveLength(2);
+    const { steps } = scenarios['book-a-flight'];
+    expect(steps[0]).toEqual({
+      input: {
+        message: 'Where to?',
+        branches: [
+          {
+            when: { text: 'Never mind' },
+            steps: [{ status: 'canceled', message: 'Stopped', after: '50ms' }],
+          },
+        ],
+      },
+      after: '10ms',
+    });
+    expect(steps[1]).toEqual({
+      status: 'completed',
+      message: 'Booked {{pick "{{"}}x}} to Rome',
+      after: '30ms',
+    });
+  });
+
+  it("writes a client's cancel as the scenario's cancel, and repeats as delay ranges", async () => {
+    const canceled = (cancelAt: number, doneAt: number) =>
+      task(
+        turn(
+          user('Write a long report'),
+          [
+            [100, status('working', 'Writing')],
+            [doneAt, status('canceled', 'Report canceled')],
+          ],
+          { cancelAtMs: cancelAt },
+        ),
+      );
+    const { scenarios } = await write([canceled(200, 500), canceled(200, 900)]);
+    expect(scenarios['write-a-long-report']).toMatchObject({
+      cancel: { after: { min: '300ms', max: '700ms' }, message: 'Report canceled' },
+      steps: [
+        { status: 'working', message: 'Writing', after: '100ms' },
+        { status: 'canceled', message: 'Report canceled', after: { min: '400ms', max: '800ms' } },
+      ],
+    });
+  });
+
+  it('writes a direct reply as reply, and an A2A error as error', async () => {
+    const { scenarios } = await write([
+      {
+        turns: [turn(user('Hello'), [])],
+        outcome: {
+          kind: 'message',
+          atMs: 40,
+          message: { messageId: 'r', role: 'agent', parts: [{ kind: 'text', text: 'Hi!' }] },
+        },
+      },
+      {
+        turns: [turn(user('Hack it'), [])],
+        outcome: { kind: 'error', atMs: 10, error: new A2AError('UnsupportedOperationError', 'Not that.') },
+      },
+    ]);
+    expect(scenarios['hello']).toMatchObject({ reply: { message: 'Hi!', after: '40ms' } });
+    expect(scenarios['hack-it']).toMatchObject({
+      error: { type: 'UnsupportedOperationError', message: 'Not that.', after: '10ms' },
+    });
+  });
+});
