@@ -62,6 +62,22 @@ it('plays what a scenario matches, and sends the rest (a fallback scenario does 
   }
 });
 
+it("sends the agent its own headers (--proxy-header), and passes the client's credentials on", async () => {
+  const sim = await proxySim({ all: true, headers: { 'x-api-key': 'agent-key' } });
+  try {
+    const before = agent.requests.length;
+    const answer = await callJson(sim, 'POST', '/message:send', {
+      body: message('What is the weather in Oslo?'),
+      headers: { Authorization: 'Bearer client-token' },
+    });
+    expect(answer.status).toBe(200);
+    const sent = agent.requests.slice(before).find((r) => r.method === 'POST')!;
+    expect(sent.headers).toMatchObject({ 'x-api-key': 'agent-key', authorization: 'Bearer client-token' });
+  } finally {
+    await sim.close();
+  }
+});
+
 describe('serve --proxy, no scenario of its own', () => {
   let sim: Simulator;
   beforeAll(async () => {
