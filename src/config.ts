@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import type { AgentCardOptions, CardFormat } from './bindings/agent-card.js';
 import type { Clock } from './lib/clock.js';
 import type { LogFormat, LogLevel, Logger } from './lib/log.js';
+import type { VerdictThresholds } from './verdicts/thresholds.js';
 
 /**
  * A duration option: milliseconds as a number, or as flags and files write it (`500ms`, `15s`,
@@ -160,6 +161,11 @@ export interface SimulatorOptions {
    * {@link Simulator.recording} stops (every message goes to the agent while recording).
    */
   record?: RecordOptions;
+  /**
+   * How client verdicts measure (`GET /_sim/verdicts`): when polling is unbounded, how much growth
+   * is backoff, how much spread is jitter. Default: see docs/verdicts.md.
+   */
+  verdicts?: Partial<VerdictThresholds>;
 }
 
 export interface ProxyOptions {

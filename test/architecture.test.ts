@@ -263,6 +263,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['record'],
   ['upstream'],
   ['bindings'],
+  ['verdicts'],
   ['chaos', 'push'],
   ['runtime'],
   ['engine', 'store', 'agents'],

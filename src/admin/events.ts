@@ -7,6 +7,7 @@ import { merge } from '../lib/objects.js';
 import type { Place } from '../domain/scope.js';
 import type { LoggedEvent } from '../domain/types.js';
 import type { DeliveryRecord } from '../push/delivery-log.js';
+import type { ClientVerdicts } from '../verdicts/judge.js';
 import type { JournalEntry } from './journal.js';
 
 export type SimEventBody =
@@ -15,7 +16,8 @@ export type SimEventBody =
   | { type: 'stream:opened' | 'stream:closed'; request: number; taskId?: string }
   | { type: 'chaos:fault'; fault: FaultRecord }
   | { type: 'push:attempt'; delivery: DeliveryRecord }
-  | { type: 'request:received'; request: JournalEntry };
+  | { type: 'request:received'; request: JournalEntry }
+  | { type: 'verdict:changed'; verdicts: ClientVerdicts };
 
 /** One event: `n` orders them, `at` is clock time (ISO 8601). */
 export type SimEvent = SimEventBody & { n: number; at: string };
@@ -74,6 +76,11 @@ export class SimEventBus {
   }
 
   /** Calls `listener` for every event from now on; returns the function that stops it. */
+  /** Whether anyone watches now (what is costly to say can wait until someone does). */
+  get watched(): boolean {
+    return this.listeners.size > 0;
+  }
+
   subscribe(listener: (event: SimEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

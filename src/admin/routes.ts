@@ -34,6 +34,9 @@ export interface ControlPlane {
   catalog(): Record<string, unknown>;
   /** Re-reads the scenario directories; a broken file keeps its previous version. */
   reload(): Promise<{ issues: string[] }>;
+  /** Each client's verdicts, rule by rule (`client`: one client's). */
+  verdicts(client?: string): Record<string, unknown>;
+  clearVerdicts(): void;
   /** Writes what was recorded through the proxy (`record`); absent when not recording. */
   stopRecording?(): Promise<{ files: string[]; conversations: number }>;
 }
@@ -97,6 +100,7 @@ export function adminRoutes(plane: ControlPlane): Router {
       plane.journal.clear();
       plane.faults.clear();
       plane.deliveries.clear();
+      plane.clearVerdicts();
     }
     ok(res, { removed });
   });
@@ -142,6 +146,11 @@ export function adminRoutes(plane: ControlPlane): Router {
     }
     clock.advance(reading.ms);
     ok(res, { now: new Date(clock.now()).toISOString() });
+  });
+
+  router.get('/verdicts', (req, res) => {
+    const client = req.query['client'];
+    ok(res, plane.verdicts(typeof client === 'string' ? client : undefined));
   });
 
   router.post('/record/stop', async (_req, res) => {

@@ -14,7 +14,7 @@ import { JSONRPC_V1 } from './jsonrpc-v1/methods.js';
 import { matchRestPath } from './rest-v1/codec.js';
 import { sendRestError } from './rest-v1/errors.js';
 import { serveRest } from './rest-v1/routes.js';
-import type { BindingContext } from './shared/context.js';
+import { clientOf, type BindingContext } from './shared/context.js';
 import { answerFailure } from './shared/errors.js';
 import { declaredVersion, type RequestTarget } from './shared/http.js';
 import { jsonRpcEndpoint } from './shared/jsonrpc-endpoint.js';
@@ -43,6 +43,9 @@ export function agentSurface(context: BindingContext): AgentSurface {
     const path = withoutTrailingSlash(target.pathname);
     if ((method === 'GET' || method === 'HEAD') && CARD_PATHS.has(path)) {
       try {
+        const conditional =
+          req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined;
+        context.onCardFetched?.(clientOf(req), conditional);
         context.cards.serve(req, res, declaredVersion(req, target.query));
       } catch (error) {
         answerFailure(res, error, context.report, (failure) => sendRestError(req, res, failure));

@@ -19,6 +19,8 @@ import type { ConnectedUpstream } from '../upstream/agent.js';
 import { summarizeCard } from '../upstream/card.js';
 import type { Scenario, SkillInfo } from '../scenario/model.js';
 import { ScenarioRegistry } from '../scenario/registry.js';
+import { Judge } from '../verdicts/judge.js';
+import { Witness } from '../verdicts/witness.js';
 import { TaskStore } from '../store/task-store.js';
 import type { Catalog } from './catalog.js';
 import type { Settings } from './settings.js';
@@ -26,6 +28,8 @@ import type { Settings } from './settings.js';
 /** What every agent plays on: one store, one fault and delivery record, one global chaos level. */
 export interface Shared {
   store: TaskStore;
+  /** Judges every client of every agent, rule by rule. */
+  judge: Judge;
   faults: FaultLog;
   deliveries: DeliveryLog;
   chaos: GlobalChaos;
@@ -65,9 +69,22 @@ export function createShared(settings: Settings, chaosProfiles: Catalog['chaosPr
   faults.onRecord((fault) => logger.info(`chaos: ${describeFault(fault)}`));
   const deliveries = new DeliveryLog();
   deliveries.onRecord((delivery) => logger.info(`push: ${describeDelivery(delivery)}`));
+  // Every agent plays on the same store; scopes keep their tasks apart.
+  const store = new TaskStore(settings.retention);
+  const judge = new Judge({
+    facts: (taskId) => {
+      const record = store.find(taskId);
+      return record && { state: record.status.state, latestSeq: record.log.latestSeq };
+    },
+    ...(settings.verdicts && { thresholds: settings.verdicts }),
+  });
+  // A drop that closed the stream cleanly looks like its end on the wire: the fault says otherwise.
+  faults.onRecord((fault) => {
+    if (fault.kind === 'drop' && fault.request) judge.cut(fault.request);
+  });
   return {
-    // Every agent plays on the same store; scopes keep their tasks apart.
-    store: new TaskStore(settings.retention),
+    store,
+    judge,
     faults,
     deliveries,
     chaos: new GlobalChaos(chaosProfiles),
@@ -176,14 +193,19 @@ export function serveAgent(settings: Settings, shared: Shared, plan: AgentPlan):
         : scenarioSkills,
     clock,
   );
+  const chaos = new ChaosService(proxy ?? service, {
+    clock,
+    seed: plan.seed,
+    profiles: shared.chaos.profiles,
+    faults: shared.faults,
+    global: shared.chaos,
+  });
+  const { judge } = shared;
   const context: BindingContext = {
-    service: new ChaosService(proxy ?? service, {
-      clock,
-      seed: plan.seed,
-      profiles: shared.chaos.profiles,
-      faults: shared.faults,
-      global: shared.chaos,
-    }),
+    // What each client is given is watched after chaos, as the client gets it.
+    service: new Witness(chaos, judge, clock),
+    onCardFetched: (client, conditional) =>
+      judge.observe(client, { atMs: clock.now(), kind: 'card', conditional }),
     keepAlive: shared.keepAlive,
     cards,
     maxBodyBytes: settings.maxBodyBytes,

@@ -34,6 +34,11 @@ export function composeControl(
   const journal = new RequestJournal(settings.journalSize);
   journal.onComplete((entry) => logRequest(settings.logger, entry, (id) => store.find(id)?.scenarioId));
   deliveries.onRecord((delivery) => events.publish({ type: 'push:attempt', delivery }));
+  const { judge } = shared;
+  judge.onChange(
+    (verdicts) => events.publish({ type: 'verdict:changed', verdicts }),
+    () => events.watched,
+  );
   return {
     clock,
     store,
@@ -58,6 +63,13 @@ export function composeControl(
       issues: catalog.issues.map(formatIssue),
     }),
     reload: async () => ({ issues: (await catalog.reload()).issues.map(formatIssue) }),
+    verdicts: (client) => ({
+      clients: judge.verdicts(client),
+      // Calls about one task from several identities: their verdicts may mix two clients.
+      sharedTasks: judge.shared(),
+      thresholds: judge.thresholds,
+    }),
+    clearVerdicts: () => judge.clear(),
   };
 }
 

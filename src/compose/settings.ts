@@ -18,6 +18,7 @@ import { createLogger, type Logger } from '../lib/log.js';
 import type { InlineScenario } from '../scenario/inline.js';
 import { BUILTIN_SCENARIO_DIR } from '../scenario/load.js';
 import type { RetentionOptions } from '../store/task-store.js';
+import type { VerdictThresholds } from '../verdicts/thresholds.js';
 
 export interface ProxySettings {
   url?: string;
@@ -69,6 +70,7 @@ export interface Settings {
   gatewayPrefix: string;
   http: 'native' | 'express';
   proxy?: ProxySettings;
+  verdicts?: Partial<VerdictThresholds>;
   record?: Required<Pick<RecordOptions, 'out' | 'match' | 'redact'>>;
   /** What templates see as now, for a clock time: the day, or the start time's (lib/content-time.ts). */
   contentTime: (nowMs: number) => number;
@@ -139,6 +141,7 @@ export function resolveSettings(options: SimulatorOptions): Settings {
     http: options.http ?? DEFAULTS.http,
     ...(options.proxy && { proxy: proxySettings(options.proxy, options.record !== undefined) }),
     ...(options.record && { record: recordSettings(options) }),
+    ...(options.verdicts && { verdicts: options.verdicts }),
   };
 }
 

@@ -35,10 +35,21 @@ export interface CallContext {
   continueInContext?: boolean;
   /** The wire request behind the call: what chaos keys on and what its records name. */
   request?: WireRequest;
+  /** Who is calling, as far as the simulator can tell: what its verdicts are kept under. */
+  client?: ClientIdentity;
   /** Headers of the call that a real agent behind the simulator should see (credentials, extensions). */
   upstreamHeaders?: Record<string, string>;
   /** How the webhooks this call creates misbehave (set by the chaos layer). */
   deliveryChaos?: DeliveryChaos;
+}
+
+/**
+ * A client told apart from the others: by its `X-Sim-Client` header, else its API key (a digest,
+ * never the key), else its address and User-Agent.
+ */
+export interface ClientIdentity {
+  id: string;
+  by: 'header' | 'api-key' | 'address';
 }
 
 export interface WireRequest {

@@ -17,6 +17,7 @@ const EVERY_TYPE = {
   'chaos:fault': true,
   'push:attempt': true,
   'request:received': true,
+  'verdict:changed': true,
 } satisfies Record<SimEvent['type'], true>;
 
 const event = (body: object) => ({ n: 1, at: '2025-01-01T00:00:00.000Z', ...body }) as SimEvent;

@@ -15,6 +15,7 @@ export const FEED_TYPES = Object.freeze([
   'chaos:fault',
   'push:attempt',
   'request:received',
+  'verdict:changed',
 ]);
 
 /**

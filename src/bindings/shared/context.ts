@@ -1,10 +1,11 @@
 /** What every binding is built from: the service, the stream keep-alive, the cards, and limits. */
+import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { AgentExtension } from '../../agents/schema.js';
 import { ROOT_SCOPE, scopeOf } from '../../domain/scope.js';
 import type { PushDialect } from '../../domain/types.js';
 import type { WireService } from '../../chaos/wire.js';
-import type { CallContext, WireRequest } from '../../runtime/api.js';
+import type { CallContext, ClientIdentity, WireRequest } from '../../runtime/api.js';
 import type { RequestTrace } from './trace.js';
 import type { AgentCards } from '../agent-card.js';
 import type { AccessPolicy } from './auth.js';
@@ -12,6 +13,8 @@ import type { KeepAliveHub } from './sse.js';
 
 export interface BindingContext {
   service: WireService;
+  /** Told of each card a client fetches, and whether it asked conditionally (client verdicts). */
+  onCardFetched?(client: ClientIdentity, conditional: boolean): void;
   keepAlive: KeepAliveHub;
   cards: AgentCards;
   maxBodyBytes: number;
@@ -74,6 +77,7 @@ export function callFor(
   trace.read(request);
   if (call.taskId !== undefined) trace.about(call.taskId);
   ctx.request = request;
+  ctx.client = clientOf(req);
   const upstreamHeaders = forwardedHeaders(req);
   if (upstreamHeaders) ctx.upstreamHeaders = upstreamHeaders;
   return ctx;
@@ -89,4 +93,16 @@ function forwardedHeaders(req: IncomingMessage): Record<string, string> | undefi
     if (typeof value === 'string') (headers ??= {})[name] = value;
   }
   return headers;
+}
+
+/** Who sent the request: its `X-Sim-Client`, else its API key's digest, else address and User-Agent. */
+export function clientOf(req: IncomingMessage): ClientIdentity {
+  const named = req.headers['x-sim-client'];
+  if (typeof named === 'string' && named !== '') return { id: named, by: 'header' };
+  const key = req.headers['x-api-key'] ?? req.headers['authorization'];
+  if (typeof key === 'string' && key !== '') {
+    return { id: `key:${createHash('sha256').update(key).digest('hex').slice(0, 12)}`, by: 'api-key' };
+  }
+  const agent = req.headers['user-agent'] ?? 'no user agent';
+  return { id: `${req.socket.remoteAddress ?? 'unknown'} ${agent}`, by: 'address' };
 }

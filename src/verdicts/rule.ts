@@ -1,0 +1,79 @@
+/** What a rule is, what it is given, and what it says: the shapes every rule file shares. */
+import { isTerminal } from '../domain/lifecycle.js';
+import type { TaskState } from '../domain/types.js';
+import type { Observation } from './observation.js';
+import type { VerdictThresholds } from './thresholds.js';
+
+export type Level = 'MUST' | 'SHOULD';
+export type Outcome = 'pass' | 'fail' | 'not exercised';
+
+/** Why a rule failed: the calls and events that show it. */
+export interface Evidence {
+  taskId?: string;
+  /** Clock time of the call in question, ISO 8601. */
+  at?: string;
+  seq?: number;
+  detail: string;
+}
+
+/** The task as the simulator knows it now. */
+export interface TaskFacts {
+  state: TaskState;
+  latestSeq: number;
+}
+
+export interface RuleInput {
+  /** One client's calls, in the order they arrived. */
+  calls: readonly Observation[];
+  facts(taskId: string): TaskFacts | undefined;
+  thresholds: VerdictThresholds;
+}
+
+/** How often the rule applied, and where it did not hold. */
+export interface Finding {
+  exercised: number;
+  failures: Evidence[];
+}
+
+export interface Rule {
+  id: string;
+  level: Level;
+  /** Where the rule comes from: the requirement or the section of the protocol. */
+  source: string;
+  /** What the simulator checks, in a sentence. */
+  checks: string;
+  judge(input: RuleInput): Finding;
+}
+
+/** A client's calls about each task, in order. */
+export function callsByTask(calls: readonly Observation[]): Map<string, Observation[]> {
+  const tasks = new Map<string, Observation[]>();
+  for (const call of calls) {
+    if (call.taskId === undefined) continue;
+    let list = tasks.get(call.taskId);
+    if (!list) tasks.set(call.taskId, (list = []));
+    list.push(call);
+  }
+  return tasks;
+}
+
+/** Whether the call showed the client the task's terminal state (a real one, not a quirk's). */
+export function showedTerminal(call: Observation): boolean {
+  if (call.state !== undefined && isTerminal(call.state)) return true;
+  return (call.delivered ?? []).some((d) => !d.synthetic && d.state !== undefined && isTerminal(d.state));
+}
+
+export function showedState(call: Observation, state: TaskState): boolean {
+  return call.state === state || (call.delivered ?? []).some((d) => !d.synthetic && d.state === state);
+}
+
+export function evidence(call: Observation, detail: string, seq?: number): Evidence {
+  return {
+    ...(call.taskId !== undefined && { taskId: call.taskId }),
+    at: new Date(call.atMs).toISOString(),
+    ...(seq !== undefined && { seq }),
+    detail,
+  };
+}
+
+export const isStream = (call: Observation): boolean => call.kind === 'stream' || call.kind === 'subscribe';

@@ -1,0 +1,153 @@
+/**
+ * The rules about streams: resuming with an honest cursor, losing no event across connections,
+ * checking the task after a refused resume, and following a task past an unknown state.
+ */
+import { isTerminal } from '../domain/lifecycle.js';
+import type { Observation } from './observation.js';
+import { callsByTask, evidence, isStream, showedTerminal, type Finding, type Rule } from './rule.js';
+
+export const resumeCursor: Rule = {
+  id: 'resume-cursor',
+  level: 'MUST',
+  source:
+    'Seeds 002/003: resume with afterSeq set to the last SSE id fully processed; A2A §3.1.6 (Last-Event-ID)',
+  checks:
+    'A reconnect after a dropped stream carries a cursor, present whenever events had been delivered, and not beyond the last event delivered to that client.',
+  judge({ calls }) {
+    const finding: Finding = { exercised: 0, failures: [] };
+    for (const taskCalls of callsByTask(calls).values()) {
+      taskCalls.forEach((call, i) => {
+        if (!isStream(call) || call.ended !== 'cut') return;
+        const reconnect = taskCalls.slice(i + 1).find((c) => c.kind === 'subscribe');
+        if (!reconnect) return;
+        finding.exercised++;
+        const last = lastDelivered(taskCalls.slice(0, taskCalls.indexOf(reconnect)));
+        if (reconnect.cursor === undefined && last > 0) {
+          finding.failures.push(
+            evidence(
+              reconnect,
+              `reconnected without a cursor after events up to seq ${last} were delivered`,
+              last,
+            ),
+          );
+        } else if (reconnect.cursor !== undefined && reconnect.cursor > last) {
+          finding.failures.push(
+            evidence(
+              reconnect,
+              `resumed after seq ${reconnect.cursor}, but only events up to seq ${last} were delivered`,
+              reconnect.cursor,
+            ),
+          );
+        }
+      });
+    }
+    return finding;
+  },
+};
+
+export const noLostEvents: Rule = {
+  id: 'no-lost-events',
+  level: 'MUST',
+  source: 'Seeds 002/003: persist the last processed SSE id and resume from it; A2A §3.1.6',
+  checks:
+    'Across all its connections for a task, the client was delivered every event of the task: a cursor that skips, or not coming back after a drop before the end, fails.',
+  judge({ calls, facts }) {
+    const finding: Finding = { exercised: 0, failures: [] };
+    for (const [taskId, taskCalls] of callsByTask(calls)) {
+      const streams = taskCalls.filter((c) => isStream(c) && c.delivered?.length);
+      const known = facts(taskId);
+      if (!streams.length || !known || !isTerminal(known.state)) continue;
+      finding.exercised++;
+      const covered = new Set<number>();
+      for (const call of streams) {
+        const seqs = call.delivered!.flatMap((d) => (d.seq === undefined || d.synthetic ? [] : [d.seq]));
+        seqs.forEach((seq) => covered.add(seq));
+        // A subscription without a cursor starts with the task as it is: what came before is in it.
+        if (call.kind === 'subscribe' && call.cursor === undefined && seqs.length) {
+          for (let seq = 1; seq < Math.min(...seqs); seq++) covered.add(seq);
+        }
+      }
+      const first = taskCalls[0]!.kind === 'stream' ? 1 : Math.min(...covered);
+      const missing: number[] = [];
+      for (let seq = first; seq <= known.latestSeq; seq++) if (!covered.has(seq)) missing.push(seq);
+      if (missing.length) {
+        const shown = missing.slice(0, 10).join(', ') + (missing.length > 10 ? ', …' : '');
+        finding.failures.push(
+          evidence(
+            streams.at(-1)!,
+            `never delivered ${missing.length} event(s) of the task: seq ${shown}`,
+            missing[0],
+          ),
+        );
+      }
+    }
+    return finding;
+  },
+};
+
+export const getAfterFailedResume: Rule = {
+  id: 'get-after-failed-resume',
+  level: 'SHOULD',
+  source: 'Seeds 002/003: after a failed resubscribe, call tasks/get before deciding anything',
+  checks:
+    'After a resubscribe is refused (an expired or invalid cursor), the next call for that task is GetTask.',
+  judge({ calls }) {
+    const finding: Finding = { exercised: 0, failures: [] };
+    for (const taskCalls of callsByTask(calls).values()) {
+      taskCalls.forEach((call, i) => {
+        if (call.kind !== 'subscribe' || !call.error) return;
+        finding.exercised++;
+        const next = taskCalls[i + 1];
+        if (next?.kind === 'get') return;
+        const detail = next
+          ? `after the resume was refused (${call.error.reason}), the next call for the task was ${next.kind}, not GetTask`
+          : `after the resume was refused (${call.error.reason}), the task was never read with GetTask`;
+        finding.failures.push(evidence(next ?? call, detail));
+      });
+    }
+    return finding;
+  },
+};
+
+export const unknownState: Rule = {
+  id: 'unknown-state',
+  level: 'MUST',
+  source: 'Seeds 002/003: tolerate unknown states and never take one for success; A2A §4.1.3',
+  checks:
+    'After an unknown state (the unknown-state quirk), the client keeps following the task to its real terminal state instead of stopping.',
+  judge({ calls, facts }) {
+    const finding: Finding = { exercised: 0, failures: [] };
+    for (const [taskId, taskCalls] of callsByTask(calls)) {
+      const at = taskCalls.findIndex((c) => c.delivered?.some((d) => d.synthetic && d.state === 'unknown'));
+      if (at < 0) continue;
+      const known = facts(taskId);
+      if (known && !isTerminal(known.state)) continue;
+      finding.exercised++;
+      const call = taskCalls[at]!;
+      const after = unknownIndex(call);
+      const sawEnd =
+        call
+          .delivered!.slice(after + 1)
+          .some((d) => !d.synthetic && d.state !== undefined && isTerminal(d.state)) ||
+        taskCalls.slice(at + 1).some(showedTerminal);
+      if (!sawEnd)
+        finding.failures.push(
+          evidence(call, 'stopped following the task after an unknown state; never saw how it ended'),
+        );
+    }
+    return finding;
+  },
+};
+
+function unknownIndex(call: Observation): number {
+  return call.delivered!.findIndex((d) => d.synthetic && d.state === 'unknown');
+}
+
+function lastDelivered(calls: readonly Observation[]): number {
+  let last = 0;
+  for (const call of calls) {
+    for (const d of call.delivered ?? [])
+      if (d.seq !== undefined && !d.synthetic && d.seq > last) last = d.seq;
+  }
+  return last;
+}

@@ -1,0 +1,182 @@
+/**
+ * Each rule on calls made by hand: what makes it pass, fail (with evidence) or not apply. The
+ * calls are what the witness records; the facts are the tasks as the store knows them.
+ */
+import { describe, expect, it } from 'vitest';
+import type { TaskState } from '../../src/domain/types.js';
+import type { Delivered, Observation } from '../../src/verdicts/observation.js';
+import type { TaskFacts } from '../../src/verdicts/rule.js';
+import { RULES } from '../../src/verdicts/rules.js';
+import { DEFAULT_THRESHOLDS } from '../../src/verdicts/thresholds.js';
+
+const FACTS: Record<string, TaskFacts> = {
+  t1: { state: 'completed', latestSeq: 5 },
+  t2: { state: 'working', latestSeq: 3 },
+};
+
+function judge(ruleId: string, calls: Observation[], facts = FACTS) {
+  const rule = RULES.find((r) => r.id === ruleId)!;
+  const { exercised, failures } = rule.judge({
+    calls,
+    facts: (id) => facts[id],
+    thresholds: DEFAULT_THRESHOLDS,
+  });
+  return failures.length ? 'fail' : exercised ? 'pass' : 'not exercised';
+}
+
+const seqs = (...list: number[]): Delivered[] => list.map((seq) => ({ seq }));
+const states = (...list: TaskState[]): Delivered[] => list.map((state, i) => ({ seq: i + 1, state }));
+const stream = (atMs: number, delivered: Delivered[], extra: Partial<Observation> = {}): Observation => ({
+  atMs,
+  kind: 'stream',
+  taskId: 't1',
+  delivered,
+  ended: 'clean',
+  ...extra,
+});
+const subscribe = (atMs: number, cursor: number | undefined, delivered: Delivered[]): Observation => ({
+  atMs,
+  kind: 'subscribe',
+  taskId: 't1',
+  delivered,
+  ended: 'clean',
+  ...(cursor !== undefined && { cursor }),
+});
+const get = (atMs: number, state: TaskState = 'working', taskId = 't2'): Observation => ({
+  atMs,
+  kind: 'get',
+  taskId,
+  state,
+});
+const polls = (intervals: number[], state: TaskState = 'working') => {
+  let at = 0;
+  return [get(0, state), ...intervals.map((d) => get((at += d), state))];
+};
+
+describe('the stream rules', () => {
+  it('resume-cursor: a reconnect after a drop resumes from the last event delivered, no further', () => {
+    const cut = stream(0, seqs(1, 2), { ended: 'cut' });
+    expect(judge('resume-cursor', [cut, subscribe(10, 2, seqs(3, 4, 5))])).toBe('pass');
+    expect(judge('resume-cursor', [cut, subscribe(10, undefined, seqs(3, 4, 5))])).toBe('fail');
+    expect(judge('resume-cursor', [cut, subscribe(10, 4, seqs(5))])).toBe('fail');
+    expect(judge('resume-cursor', [stream(0, seqs(1, 2, 3, 4, 5))])).toBe('not exercised');
+  });
+
+  it('no-lost-events: every event of the task, across connections, once it has ended', () => {
+    const cut = stream(0, seqs(1, 2), { ended: 'cut' });
+    expect(judge('no-lost-events', [cut, subscribe(10, 2, seqs(3, 4, 5))])).toBe('pass');
+    expect(judge('no-lost-events', [cut, subscribe(10, 3, seqs(4, 5))])).toBe('fail');
+    expect(judge('no-lost-events', [cut])).toBe('fail');
+    expect(judge('no-lost-events', [{ ...cut, taskId: 't2' }])).toBe('not exercised');
+  });
+
+  it('get-after-failed-resume: GetTask is the next call after a refused resume', () => {
+    const refused: Observation = {
+      atMs: 10,
+      kind: 'subscribe',
+      taskId: 't1',
+      cursor: 1,
+      error: { type: 'InvalidParamsError', reason: 'EVENTS_EXPIRED' },
+    };
+    expect(judge('get-after-failed-resume', [refused, get(20, 'completed', 't1')])).toBe('pass');
+    expect(judge('get-after-failed-resume', [refused, subscribe(20, undefined, [])])).toBe('fail');
+    expect(judge('get-after-failed-resume', [refused])).toBe('fail');
+    expect(judge('get-after-failed-resume', [get(0, 'completed', 't1')])).toBe('not exercised');
+  });
+
+  it('unknown-state: after an unknown state the client still reaches the real end', () => {
+    const unknown: Delivered = { synthetic: true, state: 'unknown' };
+    expect(judge('unknown-state', [stream(0, [unknown, ...states('working', 'completed')])])).toBe('pass');
+    expect(
+      judge('unknown-state', [stream(0, [unknown], { ended: 'clean' }), get(10, 'completed', 't1')]),
+    ).toBe('pass');
+    expect(judge('unknown-state', [stream(0, [unknown, ...states('working')])])).toBe('fail');
+    expect(judge('unknown-state', [stream(0, states('working', 'completed'))])).toBe('not exercised');
+  });
+});
+
+describe('the polling rules', () => {
+  it('poll-deadline: polling an unfinished task stops within the maximum count', () => {
+    expect(judge('poll-deadline', polls([100, 200, 400]))).toBe('pass');
+    expect(judge('poll-deadline', polls(Array.from({ length: 40 }, () => 10)))).toBe('fail');
+    expect(judge('poll-deadline', polls([100, 200], 'completed'))).toBe('not exercised');
+  });
+
+  it('poll-backoff: intervals grow', () => {
+    expect(judge('poll-backoff', polls([100, 210, 390, 820]))).toBe('pass');
+    expect(judge('poll-backoff', polls([100, 110, 90, 105]))).toBe('fail');
+    expect(judge('poll-backoff', polls([100, 200]))).toBe('not exercised');
+  });
+
+  it('poll-jitter: intervals stray from a fixed cadence', () => {
+    expect(judge('poll-jitter', polls([100, 260, 330, 950]))).toBe('pass');
+    expect(judge('poll-jitter', polls([100, 200, 400, 800]))).toBe('fail');
+    expect(judge('poll-jitter', polls([100, 100, 100, 100]))).toBe('fail');
+  });
+
+  it('no-poll-after-terminal: no GetTask once the end was delivered', () => {
+    expect(judge('no-poll-after-terminal', [get(0, 'working', 't1'), get(10, 'completed', 't1')])).toBe(
+      'pass',
+    );
+    expect(judge('no-poll-after-terminal', [get(0, 'completed', 't1'), get(10, 'completed', 't1')])).toBe(
+      'fail',
+    );
+    expect(
+      judge('no-poll-after-terminal', [
+        stream(0, states('working', 'completed')),
+        get(10, 'completed', 't1'),
+      ]),
+    ).toBe('fail');
+    expect(judge('no-poll-after-terminal', [stream(0, states('working', 'completed'))])).toBe(
+      'not exercised',
+    );
+  });
+});
+
+describe('the call rules', () => {
+  const throttled: Observation = {
+    atMs: 0,
+    endedAtMs: 5,
+    kind: 'send',
+    error: { type: 'UnavailableError', reason: 'UNAVAILABLE', retryAfterMs: 1000 },
+  };
+
+  it('retry-after: the next request waits as long as Retry-After said', () => {
+    expect(judge('retry-after', [throttled, { atMs: 1010, kind: 'send' }])).toBe('pass');
+    expect(judge('retry-after', [throttled, { atMs: 300, kind: 'send' }])).toBe('fail');
+    expect(
+      judge('retry-after', [
+        { atMs: 0, kind: 'send' },
+        { atMs: 1, kind: 'send' },
+      ]),
+    ).toBe('not exercised');
+  });
+
+  it('input-required-continuation: the answer continues the waiting task', () => {
+    const asked: Observation = { atMs: 0, kind: 'send', taskId: 't1', state: 'input-required' };
+    expect(
+      judge('input-required-continuation', [
+        asked,
+        { atMs: 10, kind: 'send', continues: 't1', taskId: 't1' },
+      ]),
+    ).toBe('pass');
+    // Through the gateway: the context continued the task, which the answer shows.
+    expect(
+      judge('input-required-continuation', [
+        asked,
+        { atMs: 10, kind: 'send', taskId: 't1', state: 'completed' },
+      ]),
+    ).toBe('pass');
+    expect(judge('input-required-continuation', [asked, { atMs: 10, kind: 'send', taskId: 't9' }])).toBe(
+      'fail',
+    );
+    expect(judge('input-required-continuation', [asked])).toBe('not exercised');
+  });
+
+  it('card-revalidation: a card fetched again is asked for conditionally', () => {
+    const card = (atMs: number, conditional: boolean): Observation => ({ atMs, kind: 'card', conditional });
+    expect(judge('card-revalidation', [card(0, false), card(10, true)])).toBe('pass');
+    expect(judge('card-revalidation', [card(0, false), card(10, false)])).toBe('fail');
+    expect(judge('card-revalidation', [card(0, false)])).toBe('not exercised');
+  });
+});
