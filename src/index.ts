@@ -32,6 +32,7 @@ import { answerUnroutable, buildHttp } from './server.js';
 import type { TaskStore } from './store/task-store.js';
 import { Recording, type RecordingResult } from './record/recorder.js';
 import { connectUpstream } from './upstream/agent.js';
+import type { ClientVerdicts } from './verdicts/judge.js';
 import { summarizeCard } from './upstream/card.js';
 
 /** An agent defined by an `*.agent.yaml` file, served at {@link SimAgent.url}. */
@@ -94,6 +95,8 @@ export interface Simulator {
   /** Problems found while loading scenarios, agents and chaos profiles; the broken files were skipped. */
   issues: ScenarioIssue[];
   logger: Logger;
+  /** Each client's verdicts, rule by rule (`client`: that client's only); see docs/verdicts.md. */
+  verdicts(client?: string): ClientVerdicts[];
   /**
    * Present with the `record` option: writes the conversations that went through the proxy as
    * scenario files and an agent file (again on every call, with all recorded so far).
@@ -172,6 +175,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     resetScenarios: () => catalog.resetScenarios(),
     issues: [...catalog.issues],
     logger: settings.logger,
+    verdicts: (client) => shared.judge.verdicts(client),
     ...(recording && {
       recording: { stop: () => recording.stop(), onStop: (listener) => recording.onStop(listener) },
     }),
@@ -220,6 +224,7 @@ export {
   type SimulatorOptions,
 } from './config.js';
 export type { RecordingResult } from './record/recorder.js';
+export type { ClientVerdicts, RuleVerdict } from './verdicts/judge.js';
 export { formatIssue, loadScenarioFile, type ScenarioIssue } from './scenario/load.js';
 export type { InlineScenario } from './scenario/inline.js';
 export { drive, waitForTask } from './testing.js';

@@ -5,6 +5,7 @@ import { hideBin } from 'yargs/helpers';
 import { VERSION } from '../config.js';
 import { skipHelpCache } from './help-cache.js';
 import { listCommand } from './commands/list.js';
+import { examCommand } from './commands/exam.js';
 import { recordCommand } from './commands/record.js';
 import { replayCommand } from './commands/replay.js';
 import { schemaCommand } from './commands/schema.js';
@@ -54,12 +55,14 @@ await cli
   .command(schemaCommand)
   .command(replayCommand)
   .command(recordCommand)
+  .command(examCommand)
   .example('$0 --port 8080 --seed demo', 'Serve the built-in scenarios on port 8080')
   .example('$0 serve -s ./my-scenarios --speed 0', 'Add your scenarios; play them without delays')
   .example('$0 validate scenarios/*.yaml', 'Check scenario files')
   .example('$0 replay "Book me a flight" --then "From Oslo to Rome"', 'Print what a conversation would play')
   .example('$0 record --target http://localhost:9999 --out recorded', 'Record a real agent as scenario files')
   .example('$0 --proxy http://localhost:9999', 'Play your scenarios, pass the rest to a real agent')
+  .example('$0 exam --junit verdicts.xml -- npm run e2e', 'Judge a client under chaos, rule by rule, in CI')
   .strict()
   // A mistake in the command line or a setting ends the run with a message, not a stack trace.
   .fail((message, error) => {

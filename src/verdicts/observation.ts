@@ -35,8 +35,8 @@ export interface Observation {
   error?: { type: string; reason: string; retryAfterMs?: number };
   /** What a stream delivered, in order; set for streamed answers. */
   delivered?: Delivered[];
-  /** How a stream ended: cleanly, with an error frame, or cut by chaos. */
-  ended?: 'clean' | 'error' | 'cut';
+  /** How a stream ended: cleanly, with an error frame, cut by chaos, or closed by the client. */
+  ended?: 'clean' | 'error' | 'cut' | 'closed';
   /** Clock time the answer ended, epoch ms. */
   endedAtMs?: number;
 }

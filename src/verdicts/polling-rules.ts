@@ -8,12 +8,21 @@ import { callsByTask, evidence, showedTerminal, type Finding, type Rule } from '
 const SOURCE =
   'Seeds 002/003: poll with an overall deadline, a maximum count, exponential backoff and random jitter';
 
-/** The polls of each task, when there are at least `min`, and the intervals between them. */
+/**
+ * The polls of each task that were answered, when there are at least `min`, and the intervals
+ * between them. An interval with a refused call in it is the client honouring Retry-After, not
+ * its polling: it is left out.
+ */
 function polled(calls: readonly Observation[], min: number): { polls: Observation[]; intervals: number[] }[] {
+  const refusals = calls.filter((c) => c.error).map((c) => c.atMs);
   return [...callsByTask(calls).values()].flatMap((taskCalls) => {
-    const polls = taskCalls.filter((c) => c.kind === 'get');
+    const polls = taskCalls.filter((c) => c.kind === 'get' && !c.error);
     if (polls.length < min) return [];
-    return [{ polls, intervals: polls.slice(1).map((p, i) => p.atMs - polls[i]!.atMs) }];
+    const intervals = polls.slice(1).flatMap((poll, i) => {
+      const from = polls[i]!.atMs;
+      return refusals.some((at) => at > from && at < poll.atMs) ? [] : [poll.atMs - from];
+    });
+    return intervals.length >= min - 1 ? [{ polls, intervals }] : [];
   });
 }
 
@@ -50,9 +59,11 @@ export const pollBackoff: Rule = {
     const finding: Finding = { exercised: 0, failures: [] };
     for (const { polls, intervals } of polled(calls, thresholds.minPolls)) {
       finding.exercised++;
-      const half = Math.floor(intervals.length / 2);
-      const early = mean(intervals.slice(0, half));
-      const late = mean(intervals.slice(intervals.length - half));
+      // The first intervals against the last third: a backoff that reached its cap keeps the last
+      // third up, and jitter averages out over a third.
+      const third = Math.max(1, Math.floor(intervals.length / 3));
+      const early = mean(intervals.slice(0, Math.min(2, third)));
+      const late = mean(intervals.slice(intervals.length - third));
       if (late >= early * thresholds.backoffGrowth || Math.max(...intervals) >= thresholds.backoffCapMs)
         continue;
       finding.failures.push(
@@ -77,14 +88,18 @@ export const pollJitter: Rule = {
       finding.exercised++;
       // Against the cadence itself: a fixed interval, or one that doubles each time, shows the same
       // ratio between successive intervals; jitter moves each ratio away from the others.
+      // A fixed cadence keeps the ratio of successive intervals the same (1 for a constant
+      // interval, 2 for one that doubles), then 1 once a cap is reached; jitter moves most ratios
+      // off it. One interval a busy network stretched moves two ratios at most: it takes at least
+      // half of them to count as jitter.
       const ratios = intervals.slice(1).map((d, i) => d / Math.max(1, intervals[i]!));
-      const middle = median(ratios);
-      const spread = Math.max(...ratios.map((r) => Math.abs(r - middle) / middle));
-      if (spread >= thresholds.jitterSpread) continue;
+      const off = offCadence(ratios, thresholds.jitterSpread);
+      if (off >= ratios.length / 2) continue;
+      const spread = off / ratios.length;
       finding.failures.push(
         evidence(
           polls.at(-1)!,
-          `intervals follow a fixed cadence (${intervals.map((d) => `${d} ms`).join(', ')}): they stray ${(spread * 100).toFixed(1)}% from it, ${thresholds.jitterSpread * 100}% expected`,
+          `intervals follow a fixed cadence (${intervals.map((d) => `${d} ms`).join(', ')}): ${Math.round(spread * 100)}% of them stray more than ${thresholds.jitterSpread * 100}% from it, half expected`,
         ),
       );
     }
@@ -116,6 +131,23 @@ export const noPollAfterTerminal: Rule = {
     return finding;
   },
 };
+
+/** How few ratios stray from the nearest fixed cadence: one growth ratio, then 1 from some poll on. */
+function offCadence(ratios: number[], spread: number): number {
+  const strays = (values: number[], usual: number) =>
+    values.filter((r) => Math.abs(r - usual) / usual > spread).length;
+  let fewest = ratios.length;
+  for (let capAt = 0; capAt <= ratios.length; capAt++) {
+    const growing = ratios.slice(0, capAt);
+    const capped = ratios.slice(capAt);
+    const growth = growing.length ? median(growing) : 1;
+    // A growth that does not grow is the capped cadence already, with its strays counted there.
+    if (growing.length && growth < 1 + 2 * spread) continue;
+    const off = (growing.length ? strays(growing, growth) : 0) + strays(capped, 1);
+    fewest = Math.min(fewest, off);
+  }
+  return fewest;
+}
 
 function mean(values: number[]): number {
   return values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0;

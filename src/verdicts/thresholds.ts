@@ -12,7 +12,10 @@ export interface VerdictThresholds {
   backoffGrowth: number;
   /** An interval this long (ms) has reached a sensible cap: no more growth is asked of it. */
   backoffCapMs: number;
-  /** How far (relative) intervals must stray from a fixed cadence to count as jittered. */
+  /**
+   * How far (relative) the ratio of two successive intervals must stray from the usual one to count
+   * as jittered; at least half of them must.
+   */
   jitterSpread: number;
   /** Early arrival forgiven after Retry-After, for clocks and networks, ms. */
   retryAfterSlackMs: number;
@@ -20,7 +23,7 @@ export interface VerdictThresholds {
 
 export const DEFAULT_THRESHOLDS: Readonly<VerdictThresholds> = Object.freeze({
   maxPolls: 30,
-  minPolls: 4,
+  minPolls: 7,
   backoffGrowth: 1.5,
   backoffCapMs: 30_000,
   jitterSpread: 0.05,

@@ -144,7 +144,7 @@ export class Witness implements WireService {
           },
         }),
       stop: () => {
-        finish('cut');
+        finish('closed');
         stream.stop();
       },
     };

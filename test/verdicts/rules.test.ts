@@ -103,15 +103,19 @@ describe('the polling rules', () => {
   });
 
   it('poll-backoff: intervals grow', () => {
-    expect(judge('poll-backoff', polls([100, 210, 390, 820]))).toBe('pass');
-    expect(judge('poll-backoff', polls([100, 110, 90, 105]))).toBe('fail');
-    expect(judge('poll-backoff', polls([100, 200]))).toBe('not exercised');
+    expect(judge('poll-backoff', polls([100, 210, 390, 820, 1500, 2900]))).toBe('pass');
+    expect(judge('poll-backoff', polls([25, 50, 100, 200, 200, 210, 190, 200, 205]))).toBe('pass');
+    expect(judge('poll-backoff', polls([100, 110, 90, 105, 95, 100]))).toBe('fail');
+    expect(judge('poll-backoff', polls([100, 200, 400]))).toBe('not exercised');
   });
 
   it('poll-jitter: intervals stray from a fixed cadence', () => {
-    expect(judge('poll-jitter', polls([100, 260, 330, 950]))).toBe('pass');
-    expect(judge('poll-jitter', polls([100, 200, 400, 800]))).toBe('fail');
-    expect(judge('poll-jitter', polls([100, 100, 100, 100]))).toBe('fail');
+    expect(judge('poll-jitter', polls([100, 260, 330, 950, 1200, 2900]))).toBe('pass');
+    expect(judge('poll-jitter', polls([100, 200, 400, 800, 1600, 3200]))).toBe('fail');
+    expect(judge('poll-jitter', polls([50, 100, 200, 400, 400, 400, 400]))).toBe('fail');
+    // One interval a slow network stretched does not make a cadence jittered.
+    expect(judge('poll-jitter', polls([100, 200, 480, 800, 1600, 3200]))).toBe('fail');
+    expect(judge('poll-jitter', polls([100, 100, 100, 100, 100, 100]))).toBe('fail');
   });
 
   it('no-poll-after-terminal: no GetTask once the end was delivered', () => {

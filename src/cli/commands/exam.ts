@@ -1,0 +1,127 @@
+/**
+ * `a2a-sim exam -- COMMAND`: starts a simulator on a free port, runs the client command against it
+ * under a curriculum's chaos, and judges the client: a verdict table, JUnit XML for CI, and an
+ * exit code that fails when a MUST rule failed or the command did.
+ */
+import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { createSimulator, type Simulator } from '../../index.js';
+import { combine, loadCurricula } from '../../verdicts/curriculum.js';
+import { junitXml, verdictTable } from '../../verdicts/report.js';
+import { withScenarioOptions } from '../options.js';
+import { durationValue } from '../values.js';
+
+const examOptions = <T>(yargs: Argv<T>) =>
+  withScenarioOptions(yargs)
+    .option('curriculum', {
+      type: 'string',
+      requiresArg: true,
+      default: 'all',
+      describe:
+        'Built-in curricula (reconnect, polling, errors, quirks, all) or *.curriculum.yaml files, comma-separated',
+    })
+    .option('junit', {
+      type: 'string',
+      requiresArg: true,
+      describe: 'Write the verdicts as JUnit XML to this file',
+    })
+    .option('seed', {
+      type: 'string',
+      requiresArg: true,
+      default: 'a2a-sim',
+      describe: 'Seed of ids, content, timing and chaos',
+    })
+    .option('speed', {
+      type: 'number',
+      requiresArg: true,
+      describe: "Divides every scenario delay (default: the curriculum's, else 1)",
+    })
+    .option('timeout', {
+      requiresArg: true,
+      coerce: durationValue('--timeout', { min: 1 }),
+      default: '5m',
+      describe: 'How long the command may run before it is stopped (and fails)',
+    })
+    .check((argv) => {
+      if (!(argv['--'] as string[] | undefined)?.length)
+        throw new Error('exam needs the client command after --, e.g. a2a-sim exam -- npm test');
+      return true;
+    });
+
+type ExamArgs = ReturnType<typeof examOptions> extends Argv<infer A> ? A : never;
+
+export const examCommand: CommandModule<object, ExamArgs> = {
+  command: 'exam',
+  describe: 'Run a client against the simulator under chaos and judge it, rule by rule (for CI)',
+  builder: (yargs) => examOptions(yargs),
+  handler: async (argv: ArgumentsCamelCase<ExamArgs>) => {
+    const curricula = await loadCurricula(
+      argv.curriculum
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean),
+    );
+    const { chaos, speed, rules, thresholds } = combine(curricula);
+    const sim = await createSimulator({
+      port: 0,
+      logLevel: 'warn',
+      scenarioDirs: argv.scenarioDirs,
+      builtinScenarios: argv.builtinScenarios,
+      seed: argv.seed,
+      speed: argv.speed ?? speed ?? 1,
+      ...(chaos && { chaos }),
+      verdicts: thresholds,
+    });
+    const command = argv['--'] as string[];
+    process.stdout.write(
+      `a2a-sim exam: ${curricula.map((c) => c.name).join(', ')} at ${sim.url}; running ${command.join(' ')}\n`,
+    );
+    const outcome = await runClient(sim, command, argv.timeout);
+    // Judged against the tasks as they are when the client is done, before closing forgets them.
+    const clients = sim.verdicts();
+    await sim.close();
+    process.stdout.write(`\n${verdictTable(clients, rules)}`);
+    if (argv.junit) await writeFile(argv.junit, junitXml(clients, rules, command.join(' ')));
+    const mustFailed = clients.some((c) =>
+      c.verdicts.some((v) => rules.includes(v.rule) && v.level === 'MUST' && v.outcome === 'fail'),
+    );
+    const failures = [
+      ...(outcome.code !== 0
+        ? [outcome.timedOut ? `the command ran past --timeout` : `the command exited with ${outcome.code}`]
+        : []),
+      ...(mustFailed ? ['a MUST rule failed'] : []),
+    ];
+    process.stdout.write(failures.length ? `exam failed: ${failures.join('; ')}\n` : 'exam passed\n');
+    process.exit(failures.length ? 1 : 0);
+  },
+};
+
+/** Runs the client with the simulator's URLs in its environment, within `timeoutMs`. */
+function runClient(sim: Simulator, [program, ...args]: string[], timeoutMs: number) {
+  return new Promise<{ code: number; timedOut: boolean }>((resolve) => {
+    const child = spawn(program!, args, {
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        A2A_URL: sim.url,
+        A2A_CARD_URL: `${sim.url}/.well-known/agent-card.json`,
+        A2A_GATEWAY_URL: `${sim.url}${sim.gatewayPath}`,
+      },
+    });
+    let timedOut = false;
+    const timer = sim.clock.setTimer(timeoutMs, () => {
+      timedOut = true;
+      child.kill('SIGTERM');
+    });
+    child.once('error', (error) => {
+      process.stderr.write(`a2a-sim: could not run ${program}: ${error.message}\n`);
+      timer.cancel();
+      resolve({ code: 127, timedOut });
+    });
+    child.once('exit', (code, signal) => {
+      timer.cancel();
+      resolve({ code: code ?? (signal ? 1 : 0), timedOut });
+    });
+  });
+}

@@ -1,0 +1,102 @@
+/**
+ * An exam's curriculum: the chaos a client is put through and the rules that chaos exercises, with
+ * the thresholds they are judged by. Built-in ones live in scenarios/curricula/; a user's is a
+ * `*.curriculum.yaml` file named by its path.
+ */
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { formatIssue, parseWithSchema, readSource } from '../lib/yaml-file.js';
+import { RULE_IDS } from './rules.js';
+import type { VerdictThresholds } from './thresholds.js';
+
+export const CURRICULUM_DIR = fileURLToPath(new URL('../../scenarios/curricula', import.meta.url));
+const SUFFIX = '.curriculum.yaml';
+
+const CurriculumFile = z.strictObject({
+  description: z.string().min(1),
+  chaos: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({ description: 'Chaos for every call: pairs as in X-Sim-Chaos, or a profile name.' }),
+  speed: z
+    .number()
+    .positive()
+    .optional()
+    .meta({ description: 'Divides every scenario delay, as --speed does.' }),
+  rules: z.array(z.enum(RULE_IDS as [string, ...string[]])).min(1),
+  thresholds: z
+    .strictObject({
+      maxPolls: z.number().int().positive().optional(),
+      minPolls: z.number().int().min(3).optional(),
+      backoffGrowth: z.number().min(1).optional(),
+      backoffCapMs: z.number().positive().optional(),
+      jitterSpread: z.number().positive().optional(),
+      retryAfterSlackMs: z.number().min(0).optional(),
+    })
+    .optional(),
+});
+
+export interface Curriculum {
+  name: string;
+  description: string;
+  chaos?: string;
+  speed?: number;
+  rules: string[];
+  thresholds: Partial<VerdictThresholds>;
+}
+
+/** The built-in curricula's names, `all` first (every one of them at once). */
+export async function builtinCurricula(): Promise<string[]> {
+  const names = (await readdir(CURRICULUM_DIR))
+    .filter((f) => f.endsWith(SUFFIX))
+    .map((f) => f.slice(0, -SUFFIX.length));
+  return ['all', ...names.sort()];
+}
+
+/** Curricula by name (built-in) or path (a user's file); `all` is every built-in one. */
+export async function loadCurricula(names: readonly string[]): Promise<Curriculum[]> {
+  const builtins = await builtinCurricula();
+  const wanted = names.flatMap((name) => (name === 'all' ? builtins.slice(1) : [name]));
+  return Promise.all(
+    [...new Set(wanted)].map((name) => {
+      if (builtins.includes(name)) return readCurriculum(name, path.join(CURRICULUM_DIR, `${name}${SUFFIX}`));
+      if (name.endsWith('.yaml') || name.endsWith('.yml') || name.includes('/')) {
+        return readCurriculum(path.basename(name).replace(/(\.curriculum)?\.ya?ml$/, ''), name);
+      }
+      throw new Error(
+        `No curriculum "${name}": the built-in ones are ${builtins.join(', ')}; or give a *${SUFFIX} file's path.`,
+      );
+    }),
+  );
+}
+
+async function readCurriculum(name: string, file: string): Promise<Curriculum> {
+  const source = await readSource(file);
+  if ('issue' in source) throw new Error(formatIssue(source.issue));
+  const parsed = parseWithSchema(file, source.text, CurriculumFile);
+  if ('issues' in parsed) throw new Error(parsed.issues.map(formatIssue).join('\n'));
+  const { description, chaos, speed, rules, thresholds } = parsed.value;
+  return {
+    name,
+    description,
+    ...(chaos !== undefined && { chaos }),
+    ...(speed !== undefined && { speed }),
+    rules,
+    thresholds: Object.fromEntries(Object.entries(thresholds ?? {}).filter(([, v]) => v !== undefined)),
+  };
+}
+
+/** Several curricula at once: their chaos together, every rule any of them exercises, the strictest speed. */
+export function combine(curricula: readonly Curriculum[]): Omit<Curriculum, 'name' | 'description'> {
+  const chaos = curricula.flatMap((c) => (c.chaos ? [c.chaos] : [])).join(', ');
+  const speeds = curricula.flatMap((c) => (c.speed ? [c.speed] : []));
+  return {
+    ...(chaos && { chaos }),
+    ...(speeds.length && { speed: Math.min(...speeds) }),
+    rules: [...new Set(curricula.flatMap((c) => c.rules))],
+    thresholds: Object.assign({}, ...curricula.map((c) => c.thresholds)),
+  };
+}

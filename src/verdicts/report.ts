@@ -1,0 +1,56 @@
+/**
+ * An exam's verdicts as a person reads them (a table per client) and as CI reads them (JUnit XML:
+ * one testcase per rule, a failure for `fail`, a skip for `not exercised`).
+ */
+import type { ClientVerdicts, RuleVerdict } from './judge.js';
+
+const MARK: Record<RuleVerdict['outcome'], string> = { pass: 'pass', fail: 'FAIL', 'not exercised': '-' };
+
+export function verdictTable(clients: readonly ClientVerdicts[], rules: readonly string[]): string {
+  if (!clients.length) return 'No client called the simulator: nothing to judge.\n';
+  return clients
+    .map((client) => {
+      const rows = client.verdicts
+        .filter((v) => rules.includes(v.rule))
+        .map((v) => {
+          const why = v.evidence[0]
+            ? `  ${v.evidence[0].taskId ? `${v.evidence[0].taskId}: ` : ''}${v.evidence[0].detail}`
+            : '';
+          return `  ${MARK[v.outcome].padEnd(5)} ${v.level.padEnd(6)} ${v.rule.padEnd(28)}${why}`;
+        });
+      const head = `client ${client.client} (by ${client.identifiedBy}, ${client.calls} calls): ${client.passed ? 'passed' : 'FAILED'}`;
+      return [head, ...rows].join('\n');
+    })
+    .join('\n\n')
+    .concat('\n');
+}
+
+export function junitXml(
+  clients: readonly ClientVerdicts[],
+  rules: readonly string[],
+  command: string,
+): string {
+  const suites = clients.map((client) => {
+    const verdicts = client.verdicts.filter((v) => rules.includes(v.rule));
+    const failures = verdicts.filter((v) => v.outcome === 'fail').length;
+    const skipped = verdicts.filter((v) => v.outcome === 'not exercised').length;
+    const cases = verdicts.map((v) => {
+      const open = `    <testcase classname="${xml(`a2a-sim.${client.client}`)}" name="${xml(v.rule)}">`;
+      if (v.outcome === 'pass') return `${open}</testcase>`;
+      if (v.outcome === 'not exercised') return `${open}<skipped message="not exercised"/></testcase>`;
+      const evidence = v.evidence.map((e) => `${e.at ?? ''} ${e.taskId ?? ''} ${e.detail}`.trim()).join('\n');
+      return `${open}\n      <failure message="${xml(`${v.level}: ${v.evidence[0]?.detail ?? v.checks}`)}">${xml(evidence)}</failure>\n    </testcase>`;
+    });
+    return [
+      `  <testsuite name="${xml(`a2a-sim exam: ${client.client}`)}" tests="${verdicts.length}" failures="${failures}" skipped="${skipped}">`,
+      `    <properties><property name="command" value="${xml(command)}"/></properties>`,
+      ...cases,
+      '  </testsuite>',
+    ].join('\n');
+  });
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="a2a-sim exam">\n${suites.join('\n')}\n</testsuites>\n`;
+}
+
+function xml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
