@@ -25,6 +25,7 @@ export default defineConfig({
             'test/architecture.test.ts',
             'test/e2e/docs-examples.test.ts',
             'test/verdicts/exam.test.ts',
+            'test/verdicts/exam-breaks.test.ts',
             'test/verdicts/rules.test.ts',
             'test/record/write.test.ts',
           ],

@@ -9,14 +9,17 @@ const SOURCE =
   'Seeds 002/003: poll with an overall deadline, a maximum count, exponential backoff and random jitter';
 
 /**
- * The polls of each task that were answered, when there are at least `min`, and the intervals
- * between them. An interval with a refused call in it is the client honouring Retry-After, not
- * its polling: it is left out.
+ * The polls of each task that were answered, until one showed its end, when there are at least
+ * `min`, and the intervals between them. An interval with a refused call in it is the client
+ * honouring Retry-After, not its polling: it is left out.
  */
 function polled(calls: readonly Observation[], min: number): { polls: Observation[]; intervals: number[] }[] {
   const refusals = calls.filter((c) => c.error).map((c) => c.atMs);
   return [...callsByTask(calls).values()].flatMap((taskCalls) => {
-    const polls = taskCalls.filter((c) => c.kind === 'get' && !c.error);
+    // Up to the poll that showed the end: what comes after is no-poll-after-terminal's to judge.
+    const answered = taskCalls.filter((c) => c.kind === 'get' && !c.error);
+    const end = answered.findIndex(showedTerminal);
+    const polls = end < 0 ? answered : answered.slice(0, end + 1);
     if (polls.length < min) return [];
     const intervals = polls.slice(1).flatMap((poll, i) => {
       const from = polls[i]!.atMs;

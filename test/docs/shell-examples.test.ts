@@ -167,6 +167,16 @@ const EXPECTED: { file: string; block: string; output: string[] }[] = [
     block: 'parcel.yaml',
     output: ['Your parcel is out for delivery.', '"kind":"drop"', '"state":"TASK_STATE_COMPLETED"'],
   },
+  {
+    file: 'docs/verdicts.md',
+    block: 'checkout-web',
+    output: ['"client":"checkout-web"', '"rule":"card-revalidation"', '"outcome":"fail"'],
+  },
+  {
+    file: 'docs/verdicts.md',
+    block: 'client.sh',
+    output: ['TASK_STATE_COMPLETED', 'pass  MUST   retry-after', 'exam passed', 'name="retry-after"'],
+  },
   { file: 'docs/cli.md', block: '--speed abc', output: ['--speed', 'exit code 2'] },
   {
     file: 'docs/cli.md',

@@ -68,3 +68,6 @@ export const getCatalog = () => call('scenarios');
 
 /** Every journaled request, oldest first. */
 export const listAllRequests = () => call('requests');
+
+/** Each client's verdicts, rule by rule. */
+export const getVerdicts = () => call('verdicts');

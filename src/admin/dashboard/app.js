@@ -1,7 +1,7 @@
 /**
  * The a2a-sim dashboard: the task list and one task's timeline, kept live by the feed
  * (`/_sim/feed`, a WebSocket), or by polling the admin API every 2 s when the feed is unavailable;
- * the request journal; and a panel to talk to an agent from the page (talk.js).
+ * the request journal; each client's verdicts; and a panel to talk to an agent from the page (talk.js).
  * Native ES modules with no build step; index.html loads this one, which wires the page to the rest:
  * state.js holds what changes, api.js and feed.js talk to the simulator, views/ draws.
  */
@@ -10,6 +10,7 @@ import { changeChaos, loadChaos, loadHealth, reset } from './controls.js';
 import { connectFeed } from './feed.js';
 import { startJournal } from './journal.js';
 import { state } from './state.js';
+import { startVerdicts } from './verdicts.js';
 import { loadAgents, setupTalk } from './talk.js';
 import { closeTask, resync, selectTask } from './tasks.js';
 import { byId } from './views/dom.js';
@@ -48,6 +49,7 @@ setInterval(() => {
 await loadHealth();
 await Promise.all([loadChaos().catch(showError), resync().catch(showError), loadAgents().catch(showError)]);
 startJournal();
+startVerdicts();
 const linked = /^#task=(.+)$/.exec(location.hash);
 if (linked) selectTask(decodeURIComponent(linked[1] ?? ''));
 if ('WebSocket' in window) connectFeed();

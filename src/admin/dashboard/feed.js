@@ -7,6 +7,7 @@ import { setMode, startPolling, stopPolling } from './connection.js';
 import { FEED_TYPES } from './feed-types.js';
 import { scheduleJournal } from './journal.js';
 import { applyFeedMessage, state } from './state.js';
+import { scheduleVerdicts } from './verdicts.js';
 import { loadTask, resync, scheduleResync, scheduleTaskReload } from './tasks.js';
 import { showError } from './views/header.js';
 import { scheduleRender } from './views/render.js';
@@ -61,4 +62,5 @@ function onFeedMessage(/** @type {any} */ msg) {
   if (changes.changed) scheduleRender({ task: changes.openTask });
   // A new request, and the events that come as one completes, show in the journal.
   if (['request:received', 'stream:closed', 'task:event'].includes(msg.type)) scheduleJournal();
+  if (msg.type === 'verdict:changed') scheduleVerdicts();
 }

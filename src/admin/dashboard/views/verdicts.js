@@ -1,0 +1,53 @@
+/**
+ * Each client's verdicts: who it is, whether its MUST rules held, and every rule's outcome, with
+ * the first piece of evidence of a failure.
+ */
+import { byId, h } from './dom.js';
+
+/** What was drawn last, so unchanged verdicts are not redrawn. */
+let drawn = '';
+
+export function renderVerdicts(/** @type {any[]} */ clients) {
+  const key = JSON.stringify(clients.map((c) => [c.client, c.calls, c.verdicts.map((v) => v.outcome)]));
+  byId('verdicts-count').textContent = String(clients.length);
+  if (key === drawn) return;
+  drawn = key;
+  byId('verdicts').replaceChildren(
+    ...(clients.length
+      ? clients.map(clientItem)
+      : [h('li', { className: 'none', text: 'No client judged yet: clients show up here as they call.' })]),
+  );
+}
+
+function clientItem(/** @type {any} */ client) {
+  const rules = client.verdicts.map((/** @type {any} */ v) =>
+    h(
+      'li',
+      {
+        className: `verdict verdict-${v.outcome.replace(' ', '-')}`,
+        'data-testid': 'verdict',
+        dataset: { rule: v.rule, outcome: v.outcome },
+        title: v.evidence[0]?.detail ?? v.checks,
+      },
+      h('span', { className: 'verdict-outcome', text: v.outcome === 'not exercised' ? '–' : v.outcome }),
+      h('span', { className: 'mono', text: v.rule }),
+      h('span', { className: 'verdict-level', text: v.level }),
+      v.evidence[0] && h('span', { className: 'verdict-why', text: v.evidence[0].detail }),
+    ),
+  );
+  return h(
+    'li',
+    { 'data-testid': 'verdict-client', dataset: { client: client.client, passed: String(client.passed) } },
+    h(
+      'div',
+      { className: 'verdict-head' },
+      h('span', { className: 'mono', text: client.client }),
+      h('span', { className: 'time', text: `by ${client.identifiedBy}, ${client.calls} calls` }),
+      h('span', {
+        className: client.passed ? 'verdict-passed' : 'fault-badge',
+        text: client.passed ? 'MUST rules held' : 'a MUST rule failed',
+      }),
+    ),
+    h('ul', { className: 'verdict-rules' }, ...rules),
+  );
+}

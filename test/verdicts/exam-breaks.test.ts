@@ -1,0 +1,55 @@
+/**
+ * `a2a-sim exam` end to end with a client (test/verdicts/fixtures/exam-client.mjs) that breaks one
+ * rule: it fails that rule and only that one, under the curriculum that exercises it. (A file of
+ * its own, so that it runs beside exam.test.ts.)
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../helpers/cli.js';
+import { CLIENT, EXAM, failed } from './fixtures/exam.js';
+
+let out: string;
+beforeAll(async () => {
+  out = await mkdtemp(join(tmpdir(), 'a2a-sim-exam-'));
+});
+afterAll(() => rm(out, { recursive: true, force: true }));
+
+/** Each rule the client can break, the curriculum that exercises it, and whether it is a MUST. */
+const BREAKS: [rule: string, curriculum: string, must: boolean][] = [
+  ['resume-cursor', 'reconnect', true],
+  ['no-lost-events', 'reconnect', true],
+  ['input-required-continuation', 'reconnect', true],
+  ['poll-deadline', 'polling', true],
+  ['poll-backoff', 'polling', false],
+  ['poll-jitter', 'polling', false],
+  ['no-poll-after-terminal', 'polling', false],
+  ['card-revalidation', 'polling', false],
+  ['retry-after', 'errors', true],
+  ['unknown-state', 'quirks', true],
+];
+
+describe('a client that breaks one rule', () => {
+  it.each(BREAKS)('fails %s, and only it, under the %s curriculum', async (rule, curriculum, must) => {
+    const junit = join(out, `${rule}.xml`);
+    const exit = await run(
+      [...EXAM, '--curriculum', curriculum, '--junit', junit, '--', process.execPath, CLIENT],
+      { BREAK: rule },
+    );
+    expect(failed(exit.stdout), exit.stdout).toEqual([rule]);
+    // A MUST rule failed fails the exam; a SHOULD rule is reported, and the exam passes.
+    expect(exit.code).toBe(must ? 1 : 0);
+    const xml = await readFile(junit, 'utf8');
+    expect(xml).toMatch(new RegExp(`name="${rule}">\\s*<failure message="${must ? 'MUST' : 'SHOULD'}: `));
+  });
+
+  it('fails input-required-continuation through the gateway, answering with no context', async () => {
+    const exit = await run([...EXAM, '--curriculum', 'reconnect', '--', process.execPath, CLIENT], {
+      BREAK: 'input-required-continuation',
+      BINDING: 'gateway',
+    });
+    expect(failed(exit.stdout)).toEqual(['input-required-continuation']);
+    expect(exit.code).toBe(1);
+  });
+});
