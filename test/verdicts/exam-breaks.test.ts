@@ -30,19 +30,28 @@ const BREAKS: [rule: string, curriculum: string, must: boolean][] = [
   ['unknown-state', 'quirks', true],
 ];
 
+/** Each breaking client speaks another binding in turn: every binding gets its share. */
+const BINDINGS = ['rest', 'jsonrpc', 'jsonrpc-0.3', 'gateway'];
+const CASES = BREAKS.map(
+  ([rule, curriculum, must], i) => [rule, curriculum, BINDINGS[i % BINDINGS.length]!, must] as const,
+);
+
 describe('a client that breaks one rule', () => {
-  it.each(BREAKS)('fails %s, and only it, under the %s curriculum', async (rule, curriculum, must) => {
-    const junit = join(out, `${rule}.xml`);
-    const exit = await run(
-      [...EXAM, '--curriculum', curriculum, '--junit', junit, '--', process.execPath, CLIENT],
-      { BREAK: rule },
-    );
-    expect(failed(exit.stdout), exit.stdout).toEqual([rule]);
-    // A MUST rule failed fails the exam; a SHOULD rule is reported, and the exam passes.
-    expect(exit.code).toBe(must ? 1 : 0);
-    const xml = await readFile(junit, 'utf8');
-    expect(xml).toMatch(new RegExp(`name="${rule}">\\s*<failure message="${must ? 'MUST' : 'SHOULD'}: `));
-  });
+  it.each(CASES)(
+    'fails %s, and only it, under the %s curriculum over %s',
+    async (rule, curriculum, binding, must) => {
+      const junit = join(out, `${rule}.xml`);
+      const exit = await run(
+        [...EXAM, '--curriculum', curriculum, '--junit', junit, '--', process.execPath, CLIENT],
+        { BREAK: rule, BINDING: binding },
+      );
+      expect(failed(exit.stdout), exit.stdout).toEqual([rule]);
+      // A MUST rule failed fails the exam; a SHOULD rule is reported, and the exam passes.
+      expect(exit.code).toBe(must ? 1 : 0);
+      const xml = await readFile(junit, 'utf8');
+      expect(xml).toMatch(new RegExp(`name="${rule}">\\s*<failure message="${must ? 'MUST' : 'SHOULD'}: `));
+    },
+  );
 
   it('fails input-required-continuation through the gateway, answering with no context', async () => {
     const exit = await run([...EXAM, '--curriculum', 'reconnect', '--', process.execPath, CLIENT], {
