@@ -37,10 +37,14 @@ export interface JudgeOptions {
 
 const MAX_CALLS_PER_CLIENT = 5_000;
 const MAX_CLIENTS = 1_000;
+/** How far back a fault looks for the call it cut. */
+const RECENT = 2_000;
 
 interface ClientRecord {
   identity: ClientIdentity;
   calls: Observation[];
+  /** When it last called, clock time: the least recent is forgotten first. */
+  lastAtMs: number;
   /** Its verdicts as last published, to tell a change. */
   published?: string;
 }
@@ -48,7 +52,6 @@ interface ClientRecord {
 export class Judge {
   readonly thresholds: VerdictThresholds;
   private readonly clients = new Map<string, ClientRecord>();
-  private readonly byRequest = new WeakMap<WireRequest, { client: ClientRecord; call: Observation }>();
   private readonly dirty = new Set<ClientRecord>();
   private pending = false;
   private readonly listeners: { changed: (verdicts: ClientVerdicts) => void; wanted: () => boolean }[] = [];
@@ -69,31 +72,47 @@ export class Judge {
   /** A call arrived; the witness fills `call` in as its answer goes out. */
   observe(identity: ClientIdentity, call: Observation, request?: WireRequest): void {
     let client = this.clients.get(identity.id);
-    if (client) this.clients.delete(identity.id);
-    else client = { identity, calls: [] };
-    // Most recent last: the first key is the one to forget.
-    this.clients.set(identity.id, client);
-    if (this.clients.size > MAX_CLIENTS) this.clients.delete(this.clients.keys().next().value!);
+    if (!client) {
+      // Past the cap, the client heard from least recently is forgotten (rare: a scan is fine).
+      if (this.clients.size >= MAX_CLIENTS) this.forgetOldest();
+      this.clients.set(identity.id, (client = { identity, calls: [], lastAtMs: 0 }));
+    }
+    client.lastAtMs = call.atMs;
     client.calls.push(call);
-    if (client.calls.length > MAX_CALLS_PER_CLIENT)
+    // Trimmed in batches: a busy client costs amortised O(1) per call, not a shift of all it keeps.
+    if (client.calls.length > MAX_CALLS_PER_CLIENT * 1.25) {
       client.calls.splice(0, client.calls.length - MAX_CALLS_PER_CLIENT);
-    if (request) this.byRequest.set(request, { client, call });
+    }
+    if (request) call.request = request;
     this.touch(client);
   }
 
   /** Something about a call changed (its answer, its stream): its client is judged again soon. */
-  updated(request: WireRequest | undefined, identity?: ClientIdentity): void {
-    const client =
-      (request && this.byRequest.get(request)?.client) ?? (identity && this.clients.get(identity.id));
+  updated(identity: ClientIdentity | undefined): void {
+    const client = identity && this.clients.get(identity.id);
     if (client) this.touch(client);
   }
 
-  /** Chaos cut the stream that answered `request` (a drop, however it looked on the wire). */
+  /**
+   * Chaos cut the stream that answered `request` (a drop, however it looked on the wire). Faults
+   * are rare: the recent calls are searched rather than every call indexed.
+   */
   cut(request: WireRequest): void {
-    const seen = this.byRequest.get(request);
-    if (!seen) return;
-    seen.call.ended = 'cut';
-    this.touch(seen.client);
+    for (const client of this.clients.values()) {
+      for (let i = client.calls.length - 1, seen = 0; i >= 0 && seen < RECENT; i--, seen++) {
+        const call = client.calls[i]!;
+        if (call.request !== request) continue;
+        call.ended = 'cut';
+        this.touch(client);
+        return;
+      }
+    }
+  }
+
+  private forgetOldest(): void {
+    let oldest: [string, ClientRecord] | undefined;
+    for (const entry of this.clients) if (!oldest || entry[1].lastAtMs < oldest[1].lastAtMs) oldest = entry;
+    if (oldest) this.clients.delete(oldest[0]);
   }
 
   verdicts(client?: string): ClientVerdicts[] {

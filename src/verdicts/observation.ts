@@ -4,6 +4,7 @@
  * 1.0 and 0.3 and the gateway.
  */
 import type { TaskState } from '../domain/types.js';
+import type { WireRequest } from '../runtime/api.js';
 
 export type CallKind = 'send' | 'stream' | 'get' | 'subscribe' | 'cancel' | 'list' | 'card' | 'other';
 
@@ -39,6 +40,8 @@ export interface Observation {
   ended?: 'clean' | 'error' | 'cut' | 'closed';
   /** Clock time the answer ended, epoch ms. */
   endedAtMs?: number;
+  /** The wire request behind it, which chaos's faults name. */
+  request?: WireRequest;
 }
 
 /** The operations of every binding, by what they do. */

@@ -105,7 +105,7 @@ export class Witness implements WireService {
       throw error;
     } finally {
       call.endedAtMs = this.clock.now();
-      this.judge.updated(ctx.request, ctx.client);
+      this.judge.updated(ctx.client);
     }
   }
 
@@ -121,7 +121,7 @@ export class Witness implements WireService {
     const finish = (ended: NonNullable<Observation['ended']>) => {
       call.ended ??= ended;
       call.endedAtMs = this.clock.now();
-      this.judge.updated(ctx.request, ctx.client);
+      this.judge.updated(ctx.client);
     };
     return {
       ...(stream.taskId !== undefined && { taskId: stream.taskId }),
