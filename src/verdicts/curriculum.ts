@@ -26,6 +26,11 @@ const CurriculumFile = z.strictObject({
     .positive()
     .optional()
     .meta({ description: 'Divides every scenario delay, as --speed does.' }),
+  eventTtl: z.number().int().positive().optional().meta({
+    description:
+      'How long events stay replayable (ms), as --event-ttl: short, so that late resumes are refused.',
+  }),
+  partOfAll: z.boolean().optional().meta({ description: 'Whether `all` includes it. Default true.' }),
   rules: z.array(z.enum(RULE_IDS as [string, ...string[]])).min(1),
   thresholds: z
     .strictObject({
@@ -44,11 +49,13 @@ export interface Curriculum {
   description: string;
   chaos?: string;
   speed?: number;
+  eventTtl?: number;
+  partOfAll: boolean;
   rules: string[];
   thresholds: Partial<VerdictThresholds>;
 }
 
-/** The built-in curricula's names, `all` first (every one of them at once). */
+/** The built-in curricula's names, `all` first (those of them that are part of it, at once). */
 export async function builtinCurricula(): Promise<string[]> {
   const names = (await readdir(CURRICULUM_DIR))
     .filter((f) => f.endsWith(SUFFIX))
@@ -59,9 +66,12 @@ export async function builtinCurricula(): Promise<string[]> {
 /** Curricula by name (built-in) or path (a user's file); `all` is every built-in one. */
 export async function loadCurricula(names: readonly string[]): Promise<Curriculum[]> {
   const builtins = await builtinCurricula();
-  const wanted = names.flatMap((name) => (name === 'all' ? builtins.slice(1) : [name]));
-  return Promise.all(
-    [...new Set(wanted)].map((name) => {
+  const wanted = names.flatMap((name) =>
+    name === 'all' ? builtins.slice(1).map((b) => `${b}?all`) : [name],
+  );
+  const loaded = await Promise.all(
+    [...new Set(wanted)].map((entry) => {
+      const name = entry.replace(/\?all$/, '');
       if (builtins.includes(name)) return readCurriculum(name, path.join(CURRICULUM_DIR, `${name}${SUFFIX}`));
       if (name.endsWith('.yaml') || name.endsWith('.yml') || name.includes('/')) {
         return readCurriculum(path.basename(name).replace(/(\.curriculum)?\.ya?ml$/, ''), name);
@@ -71,6 +81,8 @@ export async function loadCurricula(names: readonly string[]): Promise<Curriculu
       );
     }),
   );
+  // `all` takes those that are part of it; one named outright is taken whatever it says.
+  return loaded.filter((curriculum, i) => !wanted[i]!.endsWith('?all') || curriculum.partOfAll);
 }
 
 async function readCurriculum(name: string, file: string): Promise<Curriculum> {
@@ -78,24 +90,30 @@ async function readCurriculum(name: string, file: string): Promise<Curriculum> {
   if ('issue' in source) throw new Error(formatIssue(source.issue));
   const parsed = parseWithSchema(file, source.text, CurriculumFile);
   if ('issues' in parsed) throw new Error(parsed.issues.map(formatIssue).join('\n'));
-  const { description, chaos, speed, rules, thresholds } = parsed.value;
+  const { description, chaos, speed, eventTtl, partOfAll, rules, thresholds } = parsed.value;
   return {
     name,
     description,
     ...(chaos !== undefined && { chaos }),
     ...(speed !== undefined && { speed }),
+    ...(eventTtl !== undefined && { eventTtl }),
+    partOfAll: partOfAll ?? true,
     rules,
     thresholds: Object.fromEntries(Object.entries(thresholds ?? {}).filter(([, v]) => v !== undefined)),
   };
 }
 
 /** Several curricula at once: their chaos together, every rule any of them exercises, the strictest speed. */
-export function combine(curricula: readonly Curriculum[]): Omit<Curriculum, 'name' | 'description'> {
+export function combine(
+  curricula: readonly Curriculum[],
+): Omit<Curriculum, 'name' | 'description' | 'partOfAll'> {
   const chaos = curricula.flatMap((c) => (c.chaos ? [c.chaos] : [])).join(', ');
   const speeds = curricula.flatMap((c) => (c.speed ? [c.speed] : []));
+  const ttls = curricula.flatMap((c) => (c.eventTtl ? [c.eventTtl] : []));
   return {
     ...(chaos && { chaos }),
     ...(speeds.length && { speed: Math.min(...speeds) }),
+    ...(ttls.length && { eventTtl: Math.min(...ttls) }),
     rules: [...new Set(curricula.flatMap((c) => c.rules))],
     thresholds: Object.assign({}, ...curricula.map((c) => c.thresholds)),
   };

@@ -10,15 +10,15 @@ export function verdictTable(clients: readonly ClientVerdicts[], rules: readonly
   if (!clients.length) return 'No client called the simulator: nothing to judge.\n';
   return clients
     .map((client) => {
-      const rows = client.verdicts
-        .filter((v) => rules.includes(v.rule))
-        .map((v) => {
-          const why = v.evidence[0]
-            ? `  ${v.evidence[0].taskId ? `${v.evidence[0].taskId}: ` : ''}${v.evidence[0].detail}`
-            : '';
-          return `  ${MARK[v.outcome].padEnd(5)} ${v.level.padEnd(6)} ${v.rule.padEnd(28)}${why}`;
-        });
-      const head = `client ${client.client} (by ${client.identifiedBy}, ${client.calls} calls): ${client.passed ? 'passed' : 'FAILED'}`;
+      const shown = client.verdicts.filter((v) => rules.includes(v.rule));
+      const passed = !shown.some((v) => v.level === 'MUST' && v.outcome === 'fail');
+      const rows = shown.map((v) => {
+        const why = v.evidence[0]
+          ? `  ${v.evidence[0].taskId ? `${v.evidence[0].taskId}: ` : ''}${v.evidence[0].detail}`
+          : '';
+        return `  ${MARK[v.outcome].padEnd(5)} ${v.level.padEnd(6)} ${v.rule.padEnd(28)}${why}`;
+      });
+      const head = `client ${client.client} (by ${client.identifiedBy}, ${client.calls} calls): ${passed ? 'passed' : 'FAILED'}`;
       return [head, ...rows].join('\n');
     })
     .join('\n\n')

@@ -60,7 +60,9 @@ export const noLostEvents: Rule = {
       const dropped = taskCalls.some(
         (c) => c.ended === 'cut' || (c.kind === 'subscribe' && c.cursor !== undefined),
       );
-      if (!streams.length || !dropped || !known || !isTerminal(known.state)) continue;
+      // Events the simulator no longer had for an honest cursor were lost by it, not by the client.
+      const expired = taskCalls.some((c) => c.kind === 'subscribe' && c.error?.reason === 'EVENTS_EXPIRED');
+      if (!streams.length || !dropped || expired || !known || !isTerminal(known.state)) continue;
       finding.exercised++;
       const covered = new Set<number>();
       for (const call of streams) {
@@ -71,6 +73,9 @@ export const noLostEvents: Rule = {
           for (let seq = 1; seq < Math.min(...seqs); seq++) covered.add(seq);
         }
       }
+      // A GetTask that showed the end gave the client the whole task: the way back the
+      // requirements give after a refused resume.
+      if (taskCalls.some((c) => c.kind === 'get' && showedTerminal(c))) continue;
       const first = taskCalls[0]!.kind === 'stream' ? 1 : Math.min(...covered);
       const missing: number[] = [];
       for (let seq = first; seq <= known.latestSeq; seq++) if (!covered.has(seq)) missing.push(seq);
@@ -99,7 +104,8 @@ export const getAfterFailedResume: Rule = {
     const finding: Finding = { exercised: 0, failures: [] };
     for (const taskCalls of callsByTask(calls).values()) {
       taskCalls.forEach((call, i) => {
-        if (call.kind !== 'subscribe' || !call.error) return;
+        // Refused for its cursor or the task's state; an overloaded server's 429 or 503 asks for a retry instead.
+        if (call.kind !== 'subscribe' || !call.error || OVERLOAD.has(call.error.type)) return;
         finding.exercised++;
         const next = taskCalls[i + 1];
         if (next?.kind === 'get') return;
@@ -142,6 +148,8 @@ export const unknownState: Rule = {
     return finding;
   },
 };
+
+const OVERLOAD = new Set(['UnavailableError', 'ResourceExhaustedError', 'ConnectionFault']);
 
 function unknownIndex(call: Observation): number {
   return call.delivered!.findIndex((d) => d.synthetic && d.state === 'unknown');

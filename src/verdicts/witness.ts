@@ -21,20 +21,28 @@ export class Witness implements WireService {
 
   send(request: SendRequest, ctx: CallContext) {
     const call = this.open(ctx, request.message.taskId);
-    return this.settle(call, ctx, this.inner.send(request, ctx), (result) => {
-      if (result.kind === 'task') this.showed(call, result.task);
-    });
+    return this.settle(
+      call,
+      ctx,
+      () => this.inner.send(request, ctx),
+      (result) => {
+        if (result.kind === 'task') this.showed(call, result.task);
+      },
+    );
   }
 
   async stream(request: SendRequest, ctx: CallContext): Promise<WireStream> {
     const call = this.open(ctx, request.message.taskId);
-    return this.watched(call, ctx, await this.settle(call, ctx, this.inner.stream(request, ctx)));
+    return this.watched(call, ctx, await this.settle(call, ctx, () => this.inner.stream(request, ctx)));
   }
 
   getTask(id: string, historyLength: number | undefined, ctx: CallContext) {
     const call = this.open(ctx, undefined, id);
-    return this.settle(call, ctx, this.inner.getTask(id, historyLength, ctx), (task) =>
-      this.showed(call, task),
+    return this.settle(
+      call,
+      ctx,
+      () => this.inner.getTask(id, historyLength, ctx),
+      (task) => this.showed(call, task),
     );
   }
 
@@ -44,13 +52,18 @@ export class Witness implements WireService {
 
   cancelTask(id: string, ctx: CallContext) {
     const call = this.open(ctx, undefined, id);
-    return this.settle(call, ctx, this.inner.cancelTask(id, ctx), (task) => this.showed(call, task));
+    return this.settle(
+      call,
+      ctx,
+      () => this.inner.cancelTask(id, ctx),
+      (task) => this.showed(call, task),
+    );
   }
 
   async subscribe(id: string, ctx: CallContext, resume: { afterSeq?: number } = {}): Promise<WireStream> {
     const call = this.open(ctx, undefined, id);
     if (resume.afterSeq !== undefined) call.cursor = resume.afterSeq;
-    return this.watched(call, ctx, await this.settle(call, ctx, this.inner.subscribe(id, ctx, resume)));
+    return this.watched(call, ctx, await this.settle(call, ctx, () => this.inner.subscribe(id, ctx, resume)));
   }
 
   createPushConfig(...args: Parameters<WireService['createPushConfig']>) {
@@ -84,11 +97,12 @@ export class Witness implements WireService {
   private async settle<T>(
     call: Observation,
     ctx: CallContext,
-    answer: T | Promise<T>,
+    answer: () => T | Promise<T>,
     showed?: (value: T) => void,
   ): Promise<T> {
     try {
-      const value = await answer;
+      // Called in here: a refusal may be thrown at once, before any promise.
+      const value = await answer();
       showed?.(value);
       return value;
     } catch (error) {

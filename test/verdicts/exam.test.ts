@@ -39,6 +39,17 @@ describe('the client that does everything right', () => {
   );
 });
 
+describe('the client that does everything right, when a resume is refused', () => {
+  it.each(['rest', 'jsonrpc-0.3'])('reads the task with GetTask first, over %s', async (binding) => {
+    const exit = await run([...EXAM, '--curriculum', 'expired-resume', '--', process.execPath, CLIENT], {
+      BINDING: binding,
+    });
+    expect(exit.stdout, exit.stdout).toMatch(/pass +SHOULD get-after-failed-resume/);
+    expect(failed(exit.stdout), exit.stdout).toEqual([]);
+    expect(exit.code).toBe(0);
+  });
+});
+
 describe('a2a-sim exam', () => {
   it('fails when the command fails, and says so', async () => {
     const exit = await run([
@@ -62,7 +73,7 @@ describe('a2a-sim exam', () => {
     const unknown = await run(['exam', '--curriculum', 'chaos-monkey', '--', 'true']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain(
-      'No curriculum "chaos-monkey": the built-in ones are all, errors, polling, quirks, reconnect',
+      'No curriculum "chaos-monkey": the built-in ones are all, errors, expired-resume, polling, quirks, reconnect',
     );
   });
 });

@@ -19,7 +19,7 @@ const examOptions = <T>(yargs: Argv<T>) =>
       requiresArg: true,
       default: 'all',
       describe:
-        'Built-in curricula (reconnect, polling, errors, quirks, all) or *.curriculum.yaml files, comma-separated',
+        'Built-in curricula (reconnect, polling, errors, quirks, expired-resume, all) or *.curriculum.yaml files, comma-separated',
     })
     .option('junit', {
       type: 'string',
@@ -62,7 +62,7 @@ export const examCommand: CommandModule<object, ExamArgs> = {
         .map((n) => n.trim())
         .filter(Boolean),
     );
-    const { chaos, speed, rules, thresholds } = combine(curricula);
+    const { chaos, speed, eventTtl, rules, thresholds } = combine(curricula);
     const sim = await createSimulator({
       port: 0,
       logLevel: 'warn',
@@ -71,6 +71,7 @@ export const examCommand: CommandModule<object, ExamArgs> = {
       seed: argv.seed,
       speed: argv.speed ?? speed ?? 1,
       ...(chaos && { chaos }),
+      ...(eventTtl && { retention: { eventTtl } }),
       verdicts: thresholds,
     });
     const command = argv['--'] as string[];
