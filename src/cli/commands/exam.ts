@@ -3,10 +3,10 @@
  * under a curriculum's chaos, and judges the client: a verdict table, JUnit XML for CI, and an
  * exit code that fails when a MUST rule failed or the command did.
  */
-import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { createSimulator, type Simulator } from '../../index.js';
+import { createSimulator } from '../../index.js';
+import { runClientCommand } from '../client-command.js';
 import { combine, loadCurricula } from '../../verdicts/curriculum.js';
 import { junitXml, verdictTable } from '../../verdicts/report.js';
 import { withScenarioOptions } from '../options.js';
@@ -78,7 +78,7 @@ export const examCommand: CommandModule<object, ExamArgs> = {
     process.stdout.write(
       `a2a-sim exam: ${curricula.map((c) => c.name).join(', ')} at ${sim.url}; running ${command.join(' ')}\n`,
     );
-    const outcome = await runClient(sim, command, argv.timeout);
+    const outcome = await runClientCommand(sim, command, argv.timeout);
     // Judged against the tasks as they are when the client is done, before closing forgets them.
     const clients = sim.verdicts();
     await sim.close();
@@ -97,32 +97,3 @@ export const examCommand: CommandModule<object, ExamArgs> = {
     process.exit(failures.length ? 1 : 0);
   },
 };
-
-/** Runs the client with the simulator's URLs in its environment, within `timeoutMs`. */
-function runClient(sim: Simulator, [program, ...args]: string[], timeoutMs: number) {
-  return new Promise<{ code: number; timedOut: boolean }>((resolve) => {
-    const child = spawn(program!, args, {
-      stdio: 'inherit',
-      env: {
-        ...process.env,
-        A2A_URL: sim.url,
-        A2A_CARD_URL: `${sim.url}/.well-known/agent-card.json`,
-        A2A_GATEWAY_URL: `${sim.url}${sim.gatewayPath}`,
-      },
-    });
-    let timedOut = false;
-    const timer = sim.clock.setTimer(timeoutMs, () => {
-      timedOut = true;
-      child.kill('SIGTERM');
-    });
-    child.once('error', (error) => {
-      process.stderr.write(`a2a-sim: could not run ${program}: ${error.message}\n`);
-      timer.cancel();
-      resolve({ code: 127, timedOut });
-    });
-    child.once('exit', (code, signal) => {
-      timer.cancel();
-      resolve({ code: code ?? (signal ? 1 : 0), timedOut });
-    });
-  });
-}

@@ -3,9 +3,9 @@
  * every request on, and writes what went through as scenario files and an agent file when the
  * client is done: Ctrl-C, `POST /_sim/record/stop`, or the end of the command given after `--`.
  */
-import { spawn } from 'node:child_process';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { createSimulator, VERSION, type RecordingResult, type Simulator } from '../../index.js';
+import { createSimulator, VERSION, type RecordingResult } from '../../index.js';
+import { runClientCommand } from '../client-command.js';
 import { withServerOptions } from '../options.js';
 import { proxyOption, withUpstreamOptions } from '../proxy-options.js';
 import { serverOptions } from './serve.js';
@@ -96,29 +96,12 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
       report(result);
       setImmediate(() => void sim.close().then(() => process.exit(0)));
     });
-    if (command.length) return runClient(sim, command, finish);
+    // The recording ends with the client, and the run with its exit code.
+    if (command.length) return void runClientCommand(sim, command).then(({ code }) => finish(code));
     process.once('SIGINT', () => void finish(0));
     process.once('SIGTERM', () => void finish(0));
   },
 };
-
-/** Runs the client with the simulator's URLs in its environment; the recording ends with it. */
-function runClient(sim: Simulator, [program, ...args]: string[], finish: (code: number) => Promise<void>) {
-  const child = spawn(program!, args, {
-    stdio: 'inherit',
-    env: {
-      ...process.env,
-      A2A_URL: sim.url,
-      A2A_CARD_URL: `${sim.url}/.well-known/agent-card.json`,
-      A2A_GATEWAY_URL: `${sim.url}${sim.gatewayPath}`,
-    },
-  });
-  child.once('error', (error) => {
-    process.stderr.write(`a2a-sim: could not run ${program}: ${error.message}\n`);
-    void finish(127);
-  });
-  child.once('exit', (code, signal) => void finish(code ?? (signal ? 1 : 0)));
-}
 
 function report({ files, conversations }: RecordingResult): void {
   process.stdout.write(
