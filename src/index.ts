@@ -30,7 +30,7 @@ import type { InlineScenario } from './scenario/inline.js';
 import type { ScenarioIssue } from './scenario/load.js';
 import { answerUnroutable, buildHttp } from './server.js';
 import type { TaskStore } from './store/task-store.js';
-import { Recording, type RecordingResult } from './record/recorder.js';
+import { Recording } from './record/recorder.js';
 import { connectUpstream } from './upstream/agent.js';
 import type { ClientVerdicts } from './verdicts/judge.js';
 import { summarizeCard } from './upstream/card.js';
@@ -176,9 +176,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     issues: [...catalog.issues],
     logger: settings.logger,
     verdicts: (client) => shared.judge.verdicts(client),
-    ...(recording && {
-      recording: { stop: () => recording.stop(), onStop: (listener) => recording.onStop(listener) },
-    }),
+    ...(recording && { recording }),
     close: () =>
       new Promise<void>((resolve, reject) => {
         unwatch();

@@ -20,13 +20,7 @@ import type {
 import { sampleDelay } from '../lib/delay.js';
 import type { Clock } from '../lib/clock.js';
 import { Random } from '../lib/random.js';
-import type {
-  A2AService,
-  CallContext,
-  PushConfigPage,
-  PushConfigPageQuery,
-  TaskService,
-} from '../runtime/api.js';
+import type { CallContext, PushConfigPage, PushConfigPageQuery, TaskService } from '../runtime/api.js';
 import type { TaskStream } from '../runtime/stream.js';
 import { ConnectionFault, type WireService, type WireStream } from './wire.js';
 import type { Scenario } from '../scenario/model.js';

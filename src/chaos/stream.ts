@@ -105,7 +105,6 @@ class ChaoticStream implements WireStream {
 
   /** Headers out, the drop clock running, then the inner stream. */
   private begin(): void {
-    const sink = this.sink!;
     if (this.holdsHeaders) this.markOpen();
     const drop = this.plan.drop;
     if (drop?.afterEvents === 0) return this.drop('after-events');

@@ -175,7 +175,6 @@ export function serveAgent(settings: Settings, shared: Shared, plan: AgentPlan):
     ? new ProxyService(service, {
         upstream,
         mode: proxyAll ? 'all' : 'unmatched',
-        streaming: upstream.streaming,
         store: shared.store,
         clock,
       })

@@ -13,7 +13,7 @@ import type { A2AErrorType } from '../domain/errors.js';
 import { isTerminal } from '../domain/lifecycle.js';
 import { chooseVariant } from '../domain/media-type.js';
 import type { Artifact, Message, Part, TaskState } from '../domain/types.js';
-import type { Random, TaskStreams } from '../lib/random.js';
+import type { TaskStreams } from '../lib/random.js';
 import { END, type Next, type PartTemplate, type Scenario, type Step } from '../scenario/model.js';
 import { conditionHolds, type MatchInput } from '../scenario/registry.js';
 import { sampleDelay, type DelaySpec } from '../lib/delay.js';

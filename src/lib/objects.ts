@@ -7,3 +7,13 @@
 export function merge<A extends object, B extends object>(base: A, extra: B): A & B {
   return Object.assign({}, base, extra);
 }
+
+/** A JSON object (not null, not an array), as read from something received. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** `value` if it is an array, else none: a list read leniently from something received. */
+export function arrayOf(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}

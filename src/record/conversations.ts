@@ -82,15 +82,13 @@ export class ConversationLog {
     this.pending.delete(first.messageId);
     conversation.outcome = { kind: 'task', taskId: record.id, contextId: record.contextId };
     this.byTask.set(record.id, conversation);
-    // A replayed task starts `submitted` by itself; what the agent's first answer held beyond that
-    // (an agent that answers only when done) is part of the first turn.
-    const { task } = record;
-    const atMs = record.log.readAfter(0)[0]?.atMs ?? conversation.turns[0]!.sentAtMs;
-    const events = conversation.turns[0]!.events;
-    for (const artifact of task.artifacts) {
-      events.push({ atMs, event: { kind: 'artifact', artifact, append: false, lastChunk: true } });
+    // A replayed task starts `submitted` by itself; an agent's task that opened further along
+    // (`working`) has that as the first step. (One that arrives with results opens as submitted in
+    // the proxy, and its results follow as events.)
+    const { status } = record;
+    if (status.state !== 'submitted') {
+      const atMs = record.log.readAfter(0)[0]?.atMs ?? conversation.turns[0]!.sentAtMs;
+      conversation.turns[0]!.events.push({ atMs, event: { kind: 'status', status } });
     }
-    if (task.status.state !== 'submitted')
-      events.push({ atMs, event: { kind: 'status', status: task.status } });
   }
 }

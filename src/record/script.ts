@@ -6,6 +6,7 @@
  * one question become branches of the same input step.
  */
 import type { JsonValue, Part, TaskEvent, TaskState } from '../domain/types.js';
+import { textOf } from '../engine/plan.js';
 import type { Turn } from './conversations.js';
 
 /** Observed delays, ms, one per recording merged. */
@@ -45,7 +46,7 @@ interface Echoes {
 /** The steps of the turns from `index` on; a turn that ends waiting for input holds the next one. */
 export function stepsOf(turns: readonly Turn[], index: number, ids: Omit<Echoes, 'input'>): RecordedStep[] {
   const turn = turns[index]!;
-  const echoes: Echoes = { ...ids, input: textOf(turn.message.parts) };
+  const echoes: Echoes = { ...ids, input: textOf(turn.message) };
   const steps: RecordedStep[] = [];
   let previous = turn.sentAtMs;
   for (const { atMs, event } of turn.events) {
@@ -64,7 +65,7 @@ export function stepsOf(turns: readonly Turn[], index: number, ids: Omit<Echoes,
   const last = steps.at(-1);
   const next = turns[index + 1];
   if (last?.kind === 'input' && next) {
-    last.branches.push({ text: textOf(next.message.parts), steps: stepsOf(turns, index + 1, ids) });
+    last.branches.push({ text: textOf(next.message), steps: stepsOf(turns, index + 1, ids) });
   }
   return steps;
 }
@@ -114,7 +115,7 @@ export function cancelOf(turns: readonly Turn[]): RecordedCancel | undefined {
   for (const turn of turns) {
     const canceled = turn.events.find(({ atMs, event }) => isCancelOutcome(turn, atMs, event));
     if (!canceled || canceled.event.kind !== 'status') continue;
-    const message = canceled.event.status.message && textOf(canceled.event.status.message.parts);
+    const message = canceled.event.status.message && textOf(canceled.event.status.message);
     return { after: [canceled.atMs - turn.cancelAtMs!], ...(message && { message }) };
   }
   return undefined;
@@ -149,10 +150,6 @@ function shapeOf(steps: RecordedStep[]): string {
       return rest;
     }),
   );
-}
-
-export function textOf(parts: readonly Part[]): string {
-  return parts.flatMap((p) => (p.kind === 'text' ? [p.text] : [])).join('\n');
 }
 
 function partOf(part: Part, echoes: Echoes): Part {

@@ -10,7 +10,8 @@ import { stringify } from 'yaml';
 import type { JsonObject, JsonValue, Message, Part } from '../domain/types.js';
 import type { CardSummary } from '../upstream/card.js';
 import type { Conversation } from './conversations.js';
-import { cancelOf, mergeSteps, stepsOf, textOf, type RecordedCancel, type RecordedStep } from './script.js';
+import { textOf } from '../engine/plan.js';
+import { cancelOf, mergeSteps, stepsOf, type RecordedCancel, type RecordedStep } from './script.js';
 
 export type MatchBy = 'text' | 'messageId-prefix' | 'metadata' | 'skill';
 
@@ -83,7 +84,7 @@ function collect(conversations: readonly Conversation[], options: WriteOptions):
       same.times++;
       continue;
     }
-    const base = slug(textOf(first.parts)) || slug(String(rule['skill'] ?? '')) || 'conversation';
+    const base = slug(textOf(first)) || slug(String(rule['skill'] ?? '')) || 'conversation';
     let id = base;
     for (let n = 2; ids.has(id); n++) id = `${base}-${n}`;
     ids.add(id);
@@ -134,7 +135,7 @@ function merge(into: Recorded, body: Recorded['body']): boolean {
 }
 
 function matchRule(first: Message, options: WriteOptions): JsonObject {
-  const text = textOf(first.parts).trim();
+  const text = textOf(first).trim();
   const byText: JsonObject = { text: text || first.messageId };
   switch (options.match) {
     case 'text':
@@ -163,7 +164,7 @@ function cleanMetadata(metadata: JsonObject | undefined, redact: readonly string
 }
 
 function scenarioDocument(scenario: Recorded, options: WriteOptions): Record<string, unknown> {
-  const said = textOf(scenario.first.parts).trim().replace(/\s+/g, ' ');
+  const said = textOf(scenario.first).trim().replace(/\s+/g, ' ');
   const quoted = said.length > 60 ? `${said.slice(0, 60)}…` : said;
   const doc: Record<string, unknown> = {
     description: `Recorded: what ${options.source.card?.name ?? options.source.name ?? 'the agent'} answered to "${quoted || scenario.first.messageId}".`,

@@ -161,6 +161,8 @@ export interface UpstreamCall {
 export interface UpstreamAgent {
   /** Where it is, for messages and records. */
   readonly url: string;
+  /** Whether it streams; if not, a task in progress is followed by polling GetTask. */
+  readonly streaming: boolean;
   /** Sends a message and yields the answer as it comes: a Message, or the task's events. */
   send(request: SendRequest, call: UpstreamCall): AsyncIterable<UpstreamItem>;
   /** Follows a task's events until it ends or pauses; starts with the Task as it is. */

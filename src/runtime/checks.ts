@@ -1,6 +1,7 @@
 /** Request checks that are not about media types (modes.ts): what a caller may ask for. */
 import { A2AError, invalidParams } from '../domain/errors.js';
 import { isTerminal } from '../domain/lifecycle.js';
+import type { TaskState } from '../domain/types.js';
 import { MAX_PAGE_SIZE, type TaskRecord } from '../store/task-store.js';
 
 export function checkHistoryLength(value: number | undefined, field: string): void {
@@ -15,6 +16,14 @@ export function checkPageSize(value: number | undefined): void {
       { field: 'pageSize', description: `must be an integer from 1 to ${MAX_PAGE_SIZE}, got ${value}` },
     ]);
   }
+}
+
+/** A task that has ended cannot be canceled (§3.1.5): TaskNotCancelableError, naming its state. */
+export function checkCancelable(id: string, state: TaskState): void {
+  if (!isTerminal(state)) return;
+  throw new A2AError('TaskNotCancelableError', `Failed to cancel task ${id}: it is already ${state}.`, {
+    metadata: { taskId: id },
+  });
 }
 
 /**

@@ -17,8 +17,6 @@ export interface ProxyRunOptions {
   upstream: UpstreamAgent;
   store: TaskStore;
   clock: Clock;
-  /** Whether the agent streams: if not, a task in progress is followed by polling GetTask. */
-  streaming: boolean;
 }
 
 /** Waits between attempts to follow a task again: short first, then up to a few seconds. */
@@ -162,7 +160,7 @@ export class ProxyRun {
     while (!this.turnEnded && !this.stopped) {
       const seqBefore = this.record.log.latestSeq;
       try {
-        if (this.options.streaming) {
+        if (this.options.upstream.streaming) {
           for await (const item of this.options.upstream.subscribe(this.record.id, this.call)) {
             if (this.stopped) return;
             this.apply(item);

@@ -4,8 +4,8 @@
  * store. A proxied task has a log like any other, so GetTask, ListTasks, resume from a cursor, push,
  * the journal, the feed and chaos (which wraps this service) treat it as a scripted one.
  */
-import { A2AError, invalidParams, taskNotFound } from '../domain/errors.js';
-import { isInterrupted, isPaused, isTerminal } from '../domain/lifecycle.js';
+import { A2AError, invalidParams } from '../domain/errors.js';
+import { isInterrupted, isPaused } from '../domain/lifecycle.js';
 import type {
   ListTasksPage,
   ListTasksQuery,
@@ -32,6 +32,7 @@ import type {
   UpstreamCall,
   UpstreamItem,
 } from './api.js';
+import { checkCancelable } from './checks.js';
 import { ProxyRun } from './proxy-run.js';
 import type { SimService } from './service.js';
 import { messageStream, type StreamSink, type TaskStream } from './stream.js';
@@ -46,7 +47,6 @@ export type ProxyMode = 'unmatched' | 'all';
 export interface ProxyOptions {
   upstream: UpstreamAgent;
   mode: ProxyMode;
-  streaming: boolean;
   store: TaskStore;
   clock: Clock;
 }
@@ -136,12 +136,7 @@ export class ProxyService implements TaskService {
   async cancelTask(id: string, ctx: CallContext): Promise<TaskView> {
     const run = this.runOf(id, ctx);
     if (!run) return this.inner.cancelTask(id, ctx);
-    const state = run.record.status.state;
-    if (isTerminal(state)) {
-      throw new A2AError('TaskNotCancelableError', `Failed to cancel task ${id}: it is already ${state}.`, {
-        metadata: { taskId: id },
-      });
-    }
+    checkCancelable(id, run.record.status.state);
     const askedAt = this.options.clock.now();
     for (const observer of this.observers) observer.cancel?.(id, askedAt);
     const task = await this.options.upstream.cancelTask(id, this.callOf(ctx));

@@ -4,17 +4,15 @@
  * enforced here, once, for every wire.
  */
 import { A2AError, invalidParams, taskNotFound } from '../domain/errors.js';
-import { isPaused, isTerminal } from '../domain/lifecycle.js';
+import { isTerminal } from '../domain/lifecycle.js';
 import { messageBytes } from '../domain/size.js';
 import type {
   JsonObject,
   ListTasksPage,
   ListTasksQuery,
-  LoggedEvent,
   Message,
   PushConfig,
   PushConfigInput,
-  PushDialect,
   SendRequest,
   SendResult,
   Task,
@@ -26,10 +24,10 @@ import { loadFaker } from '../lib/fake-data.js';
 import { merge } from '../lib/objects.js';
 import { taskStreams } from '../lib/random.js';
 import type { Scenario } from '../scenario/model.js';
-import type { MatchInput, ScenarioRegistry } from '../scenario/registry.js';
+import type { ScenarioRegistry } from '../scenario/registry.js';
 import type { TaskRecord, TaskStore } from '../store/task-store.js';
 import type { CallContext, PushConfigPage, PushConfigPageQuery, PushDelivery, TaskService } from './api.js';
-import { checkCursor, checkHistoryLength, checkPageSize } from './checks.js';
+import { checkCancelable, checkCursor, checkHistoryLength, checkPageSize } from './checks.js';
 import { checkInputModes, checkOutputModes } from './modes.js';
 import { PushConfigs } from './push-configs.js';
 import { TaskRun } from './runner.js';
@@ -128,12 +126,7 @@ export class SimService implements TaskService {
   /** CancelTask: accepted at once, effective after the scenario's cancel delay (0 by default). */
   cancelTask(id: string, ctx: CallContext): TaskView {
     const record = this.find(id, ctx);
-    const state = record.status.state;
-    if (isTerminal(state)) {
-      throw new A2AError('TaskNotCancelableError', `Failed to cancel task ${id}: it is already ${state}.`, {
-        metadata: { taskId: id },
-      });
-    }
+    checkCancelable(id, record.status.state);
     const run = this.runs.get(id);
     if (!run || !run.scenario.cancel.allowed) {
       throw new A2AError(

@@ -7,6 +7,7 @@
  * (WireReader), as the SDK does.
  */
 import { describe, field, join, WireReader } from '../bindings/shared/wire-reader.js';
+import { readMessageOptionals } from '../bindings/shared/send-request.js';
 import type { Artifact, Message, Part, Role, Task, TaskState, TaskStatus } from '../domain/types.js';
 import type { UpstreamItem } from '../runtime/api.js';
 import { invalidAgentResponse } from './dialect.js';
@@ -144,22 +145,9 @@ export function readMessage(
   const role = reader.enumValue(obj, 'role', path, grammar.roles);
   if (field(obj, 'role') == null) reader.fail(join(path, 'role'), 'is required');
   const parts = readParts(reader, obj, path, grammar);
-  const contextId = reader.string(obj, 'contextId', path);
-  const taskId = reader.string(obj, 'taskId', path);
-  const metadata = reader.struct(obj, 'metadata', path);
-  const extensions = reader.stringList(obj, 'extensions', path);
-  const referenceTaskIds = reader.stringList(obj, 'referenceTaskIds', path);
+  const optional = readMessageOptionals(reader, obj, path);
   if (!messageId || !role || !parts) return undefined;
-  return {
-    messageId,
-    role,
-    parts,
-    ...(contextId && { contextId }),
-    ...(taskId && { taskId }),
-    ...(metadata && { metadata }),
-    ...(extensions && { extensions }),
-    ...(referenceTaskIds && { referenceTaskIds }),
-  };
+  return { messageId, role, parts, ...optional };
 }
 
 function readArtifact(
@@ -188,6 +176,17 @@ function readArtifact(
   };
 }
 
+/** A Task or a Message as the item it is in an answer. */
+export function readTaskItem(reader: WireReader, value: unknown, path: string, grammar: ObjectGrammar) {
+  const task = readTask(reader, value, path, grammar);
+  return task && ({ kind: 'task', task } as const);
+}
+
+export function readMessageItem(reader: WireReader, value: unknown, path: string, grammar: ObjectGrammar) {
+  const message = readMessage(reader, value, path, grammar);
+  return message && ({ kind: 'message', message } as const);
+}
+
 /** TaskStatusUpdateEvent; its `metadata` (and v0.3 `final`) have no place in an UpstreamItem. */
 export function readStatusUpdate(
   reader: WireReader,
@@ -195,13 +194,10 @@ export function readStatusUpdate(
   path: string,
   grammar: ObjectGrammar,
 ): UpstreamItem | undefined {
-  const obj = reader.object(value, path);
-  if (!obj) return undefined;
-  const taskId = reader.string(obj, 'taskId', path, true);
-  const contextId = reader.string(obj, 'contextId', path, true);
-  const status = readStatus(reader, field(obj, 'status'), join(path, 'status'), grammar);
-  if (!taskId || !contextId || !status) return undefined;
-  return { kind: 'status', taskId, contextId, status };
+  const update = readUpdate(reader, value, path);
+  if (!update) return undefined;
+  const status = readStatus(reader, field(update.obj, 'status'), join(path, 'status'), grammar);
+  return update.ids && status && { kind: 'status', ...update.ids, status };
 }
 
 /** TaskArtifactUpdateEvent; `append` and `lastChunk` default to false, as ProtoJSON omits them. */
@@ -211,15 +207,22 @@ export function readArtifactUpdate(
   path: string,
   grammar: ObjectGrammar,
 ): UpstreamItem | undefined {
+  const update = readUpdate(reader, value, path);
+  if (!update) return undefined;
+  const { obj, ids } = update;
+  const artifact = readArtifact(reader, field(obj, 'artifact'), join(path, 'artifact'), grammar);
+  const append = reader.boolean(obj, 'append', path) ?? false;
+  const lastChunk = reader.boolean(obj, 'lastChunk', path) ?? false;
+  return ids && artifact && { kind: 'artifact', ...ids, artifact, append, lastChunk };
+}
+
+/** What both updates carry: the task and context they are about, both required. */
+function readUpdate(reader: WireReader, value: unknown, path: string) {
   const obj = reader.object(value, path);
   if (!obj) return undefined;
   const taskId = reader.string(obj, 'taskId', path, true);
   const contextId = reader.string(obj, 'contextId', path, true);
-  const artifact = readArtifact(reader, field(obj, 'artifact'), join(path, 'artifact'), grammar);
-  const append = reader.boolean(obj, 'append', path) ?? false;
-  const lastChunk = reader.boolean(obj, 'lastChunk', path) ?? false;
-  if (!taskId || !contextId || !artifact) return undefined;
-  return { kind: 'artifact', taskId, contextId, artifact, append, lastChunk };
+  return { obj, ids: taskId && contextId ? { taskId, contextId } : undefined };
 }
 
 /** Both versions require at least one part, in messages and in artifacts. */

@@ -4,6 +4,7 @@
  * UpstreamAgent over it. Behind a workspace gateway there is no card: the gateway's JSON-RPC is
  * spoken directly, with the agent named by its code.
  */
+import { isRecord, arrayOf } from '../lib/objects.js';
 import type { Clock } from '../lib/clock.js';
 import type { Task, SendRequest } from '../domain/types.js';
 import type { UpstreamAgent, UpstreamCall, UpstreamItem } from '../runtime/api.js';
@@ -38,8 +39,6 @@ export interface ConnectedUpstream extends UpstreamAgent {
   /** The agent's card as it served it; none behind a gateway. */
   readonly card: Record<string, unknown> | undefined;
   readonly binding: UpstreamBinding;
-  /** Whether the agent streams (its card's `capabilities.streaming`); if not, tasks are polled. */
-  readonly streaming: boolean;
 }
 
 export const CARD_PATH = '/.well-known/agent-card.json';
@@ -55,7 +54,7 @@ export async function connectUpstream(options: UpstreamOptions): Promise<Connect
   const answer = await requestJson('GET', cardUrl, undefined, {}, http).catch((error: Error) => {
     throw new Error(`Failed to read the agent card at ${cardUrl}: ${error.message}`);
   });
-  if (answer.status !== 200 || !isObject(answer.body)) {
+  if (answer.status !== 200 || !isRecord(answer.body)) {
     throw new Error(`Failed to read the agent card at ${cardUrl}: HTTP ${answer.status}`);
   }
   const card = answer.body;
@@ -75,7 +74,7 @@ export async function connectUpstream(options: UpstreamOptions): Promise<Connect
       : chosen.binding === 'jsonrpc'
         ? jsonRpcTransport(chosen.url, http)
         : jsonRpcV03Transport(chosen.url, http);
-  const capabilities = isObject(card['capabilities']) ? card['capabilities'] : {};
+  const capabilities = isRecord(card['capabilities']) ? card['capabilities'] : {};
   return new HttpUpstream(transport, card, capabilities['streaming'] === true, options.clock);
 }
 
@@ -96,7 +95,7 @@ export function interfacesOf(card: Record<string, unknown>, cardUrl: string): Of
     }
   };
   for (const entry of arrayOf(card['supportedInterfaces'])) {
-    if (!isObject(entry)) continue;
+    if (!isRecord(entry)) continue;
     const legacy = String(entry['protocolVersion'] ?? '').startsWith('0.');
     if (entry['protocolBinding'] === 'HTTP+JSON' && !legacy) add('rest', entry['url']);
     if (entry['protocolBinding'] === 'JSONRPC') add(legacy ? 'jsonrpc-0.3' : 'jsonrpc', entry['url']);
@@ -105,7 +104,7 @@ export function interfacesOf(card: Record<string, unknown>, cardUrl: string): Of
     add('jsonrpc-0.3', card['url']);
   }
   for (const entry of arrayOf(card['additionalInterfaces'])) {
-    if (isObject(entry) && entry['transport'] === 'JSONRPC') add('jsonrpc-0.3', entry['url']);
+    if (isRecord(entry) && entry['transport'] === 'JSONRPC') add('jsonrpc-0.3', entry['url']);
   }
   return offered;
 }
@@ -168,12 +167,4 @@ class HttpUpstream implements ConnectedUpstream {
   private now(): string {
     return new Date(this.clock.now()).toISOString();
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function arrayOf(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
 }

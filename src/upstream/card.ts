@@ -3,6 +3,7 @@
  * description, skills, capabilities, modes, security schemes), read from a v1.0 or a v0.3 card.
  * Never credentials: a card holds none, and nothing else is copied.
  */
+import { arrayOf, isRecord } from '../lib/objects.js';
 import type { JsonObject, JsonValue } from '../domain/types.js';
 import type { SkillInfo } from '../scenario/model.js';
 
@@ -65,13 +66,7 @@ function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]
 }
 
 function objectOf(value: unknown): Record<string, JsonValue> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, JsonValue>)
-    : {};
-}
-
-function arrayOf(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
+  return isRecord(value) ? (value as Record<string, JsonValue>) : {};
 }
 
 function stringOf(value: unknown): string | undefined {

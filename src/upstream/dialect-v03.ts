@@ -10,7 +10,8 @@ import type { UpstreamItem } from '../runtime/api.js';
 import {
   decodeAgentValue,
   readArtifactUpdate,
-  readMessage,
+  readMessageItem,
+  readTaskItem,
   readStatusUpdate,
   readTask,
   type ObjectGrammar,
@@ -87,14 +88,10 @@ function readResult(
   if (!obj) return undefined;
   const kind = accepted.find((k) => k === obj['kind']);
   switch (kind) {
-    case 'task': {
-      const task = readTask(reader, obj, RESULT, V03_OBJECTS);
-      return task && { kind: 'task', task };
-    }
-    case 'message': {
-      const message = readMessage(reader, obj, RESULT, V03_OBJECTS);
-      return message && { kind: 'message', message };
-    }
+    case 'task':
+      return readTaskItem(reader, obj, RESULT, V03_OBJECTS);
+    case 'message':
+      return readMessageItem(reader, obj, RESULT, V03_OBJECTS);
     case 'status-update':
       // `final` only marks the stream's end, which the stream's close says as well; it must still
       // be what the schema says it is.

@@ -11,7 +11,8 @@ import type { UpstreamItem } from '../runtime/api.js';
 import {
   decodeAgentValue,
   readArtifactUpdate,
-  readMessage,
+  readMessageItem,
+  readTaskItem,
   readOneMember,
   readStatusUpdate,
   readTask,
@@ -80,14 +81,10 @@ function readStreamMember(
   content: unknown,
 ): UpstreamItem | undefined {
   switch (member) {
-    case 'task': {
-      const task = readTask(reader, content, member, PROTO_JSON_OBJECTS);
-      return task && { kind: 'task', task };
-    }
-    case 'message': {
-      const message = readMessage(reader, content, member, PROTO_JSON_OBJECTS);
-      return message && { kind: 'message', message };
-    }
+    case 'task':
+      return readTaskItem(reader, content, member, PROTO_JSON_OBJECTS);
+    case 'message':
+      return readMessageItem(reader, content, member, PROTO_JSON_OBJECTS);
     case 'statusUpdate':
       return readStatusUpdate(reader, content, member, PROTO_JSON_OBJECTS);
     case 'artifactUpdate':

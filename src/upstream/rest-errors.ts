@@ -2,9 +2,10 @@
  * A REST error from a real agent, a `google.rpc.Status` body (§3), as the A2AError of the same type,
  * so the proxy relays what the agent said rather than an error of its own.
  */
+import { isRecord } from '../lib/objects.js';
 import { A2AError, ERROR_TABLE, type A2AErrorType } from '../domain/errors.js';
 import { invalidAgentResponse } from './dialect.js';
-import { isObject, readStatusDetails, relayedDetails, show, typeOfReason } from './status-details.js';
+import { readStatusDetails, relayedDetails, show, typeOfReason } from './status-details.js';
 
 /**
  * Where the body names no reason the simulator knows. 400 reads as invalid params, the commonest
@@ -31,8 +32,8 @@ const TYPE_BY_HTTP_STATUS: ReadonlyMap<number, A2AErrorType> = new Map<number, A
  * @example restError(429, { error: { code: 429, status: 'RESOURCE_EXHAUSTED', message: 'Slow down' } }, '3')
  */
 export function restError(httpStatus: number, body: unknown, retryAfter?: string | null): A2AError {
-  const status = isObject(body) ? body['error'] : undefined;
-  if (!isObject(status) || typeof status['message'] !== 'string') {
+  const status = isRecord(body) ? body['error'] : undefined;
+  if (!isRecord(status) || typeof status['message'] !== 'string') {
     return invalidAgentResponse(
       `HTTP ${httpStatus} with a body that is not a google.rpc.Status ` +
         `{"error": {code, status, message, details}}, got ${show(body)}`,

@@ -3,17 +3,11 @@
  * agent said rather than an error of its own. v1.0 and v0.3 share the codes (§3); v0.3 lacks only
  * -32008 and -32009, which no v0.3 agent sends.
  */
+import { isRecord } from '../lib/objects.js';
 import { JSONRPC_CODE } from '../bindings/shared/jsonrpc.js';
 import { A2AError, ERROR_TABLE, type A2AErrorType } from '../domain/errors.js';
 import { invalidAgentResponse } from './dialect.js';
-import {
-  ERROR_TYPES,
-  isObject,
-  readStatusDetails,
-  relayedDetails,
-  show,
-  typeOfReason,
-} from './status-details.js';
+import { ERROR_TYPES, readStatusDetails, relayedDetails, show, typeOfReason } from './status-details.js';
 
 /** -32000 to -32099 are implementation-defined: the code alone says nothing of the type. */
 const IMPLEMENTATION_DEFINED_CODE = -32000;
@@ -33,7 +27,7 @@ const TYPES_BY_CODE: ReadonlyMap<number, readonly A2AErrorType[]> = ERROR_TYPES.
  * @example rpcErrorFromWire({ code: -32001, message: 'Task not found' }) // TaskNotFoundError
  */
 export function rpcErrorFromWire(error: unknown): A2AError {
-  if (!isObject(error) || typeof error['code'] !== 'number' || !Number.isInteger(error['code'])) {
+  if (!isRecord(error) || typeof error['code'] !== 'number' || !Number.isInteger(error['code'])) {
     return invalidAgentResponse(
       `error: expected a JSON-RPC error object {code, message}, got ${show(error)}`,
     );

@@ -3,6 +3,7 @@
  * JSON-RPC error's `data` and a REST `google.rpc.Status` carry, read into what an A2AError keeps.
  * Shared by rpc-errors.ts and rest-errors.ts.
  */
+import { isRecord } from '../lib/objects.js';
 import { describe } from '../bindings/shared/wire-reader.js';
 import {
   ERROR_TABLE,
@@ -35,10 +36,10 @@ export interface StatusDetails {
  * Details are extra information: what cannot be read is passed over, not held against the agent.
  */
 export function readStatusDetails(details: unknown): StatusDetails {
-  if (isObject(details) && details['@type'] === undefined) return readFreeFormData(details);
+  if (isRecord(details) && details['@type'] === undefined) return readFreeFormData(details);
   const found: StatusDetails = {};
   for (const detail of Array.isArray(details) ? details : [details]) {
-    if (!isObject(detail) || typeof detail['@type'] !== 'string') continue;
+    if (!isRecord(detail) || typeof detail['@type'] !== 'string') continue;
     if (detail['@type'].endsWith('google.rpc.ErrorInfo') && found.reason === undefined) {
       if (typeof detail['reason'] === 'string' && detail['reason']) found.reason = detail['reason'];
       const metadata = aboutEntries(detail['metadata']);
@@ -67,7 +68,7 @@ function readFreeFormData(data: Record<string, unknown>): StatusDetails {
 function readViolations(value: unknown): FieldViolation[] {
   return (Array.isArray(value) ? value : []).filter(
     (v): v is FieldViolation =>
-      isObject(v) && typeof v['field'] === 'string' && typeof v['description'] === 'string',
+      isRecord(v) && typeof v['field'] === 'string' && typeof v['description'] === 'string',
   );
 }
 
@@ -88,16 +89,12 @@ export function relayedDetails(found: StatusDetails): A2AErrorDetails {
 
 /** What the error is about: ErrorInfo metadata holds strings; free-form data may hold numbers too. */
 function aboutEntries(value: unknown): Record<string, string | number> | undefined {
-  if (!isObject(value)) return undefined;
+  if (!isRecord(value)) return undefined;
   const entries = Object.entries(value).filter(
     (entry): entry is [string, string | number] =>
       typeof entry[1] === 'string' || typeof entry[1] === 'number',
   );
   return entries.length ? Object.fromEntries(entries) : undefined;
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** A received value, briefly, for an error message. */

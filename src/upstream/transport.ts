@@ -3,6 +3,7 @@
  * JSON-RPC v0.3, and the workspace gateway's v0.3 JSON-RPC with its `agent_code`. Each answers in
  * the wire values of its dialect; the client (client.ts) reads them into the domain.
  */
+import { isRecord } from '../lib/objects.js';
 import type { UpstreamCall } from '../runtime/api.js';
 import type { UpstreamDialect } from './dialect.js';
 import { invalidAgentResponse } from './dialect.js';
@@ -113,7 +114,7 @@ function rpcTransport(url: string, options: HttpOptions, flavour: RpcFlavour): T
     params,
   });
   const result = (envelope: unknown): unknown => {
-    if (!isObject(envelope) || envelope['jsonrpc'] !== '2.0') {
+    if (!isRecord(envelope) || envelope['jsonrpc'] !== '2.0') {
       throw invalidAgentResponse(`${url} answered with something that is not a JSON-RPC 2.0 response`);
     }
     if (envelope['error'] !== undefined) throw dialect.rpcError(envelope['error']);
@@ -123,13 +124,13 @@ function rpcTransport(url: string, options: HttpOptions, flavour: RpcFlavour): T
   };
   const call = async (method: string, params: unknown, upstreamCall: Parameters<Transport['get']>[1]) => {
     const answer = await requestJson('POST', url, body(method, params), upstreamCall, http);
-    if (isObject(answer.body) && ('result' in answer.body || 'error' in answer.body))
+    if (isRecord(answer.body) && ('result' in answer.body || 'error' in answer.body))
       return result(answer.body);
     throw restError(answer.status, answer.body, answer.retryAfter);
   };
   const stream = async (method: string, params: unknown, upstreamCall: Parameters<Transport['get']>[1]) => {
     const frames = await requestStream('POST', url, body(method, params), upstreamCall, http, (answer) => {
-      if (isObject(answer.body) && 'error' in answer.body) throw dialect.rpcError(answer.body['error']);
+      if (isRecord(answer.body) && 'error' in answer.body) throw dialect.rpcError(answer.body['error']);
       throw restError(answer.status, answer.body, answer.retryAfter);
     });
     return unwrap(frames, result);
@@ -148,8 +149,4 @@ function rpcTransport(url: string, options: HttpOptions, flavour: RpcFlavour): T
 
 async function* unwrap(frames: Frames, result: (envelope: unknown) => unknown): AsyncGenerator<unknown> {
   for await (const frame of frames) yield result(frame);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -16,7 +16,7 @@ import {
   parseAgent,
   type AgentDefinition,
 } from '../../src/agents/load.js';
-import { BUILTIN_SCENARIO_DIR, formatIssue, loadScenarioDirs } from '../../src/scenario/load.js';
+import { BUILTIN_SCENARIO_DIR, loadScenarioDirs } from '../../src/scenario/load.js';
 
 const FILE = 'agents/shop.agent.yaml';
 const SCENARIOS = ['weather', 'flight-booking', 'fallback'];

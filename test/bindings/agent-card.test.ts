@@ -15,14 +15,6 @@ import { startSim, type TestSim } from '../helpers/sim.js';
 import { v1Send } from '../helpers/wire.js';
 
 const CARD = '/.well-known/agent-card.json';
-/** Fields of a v0.3 card that a v1.0 AgentCard has no place for. */
-const V03_ONLY = [
-  'protocolVersion',
-  'url',
-  'preferredTransport',
-  'additionalInterfaces',
-  'supportsAuthenticatedExtendedCard',
-];
 
 let dir: string;
 beforeAll(async () => {

@@ -8,7 +8,6 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatIssue } from '../../src/index.js';
 import { startSim, startSimWith, type TestSim } from '../helpers/sim.js';
 import { postSse } from '../helpers/sse.js';
 import { chaosHeader as chaos, getJson, v1Send } from '../helpers/wire.js';

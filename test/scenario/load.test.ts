@@ -10,7 +10,6 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   BUILTIN_SCENARIO_DIR,
-  formatIssue,
   listScenarioFiles,
   loadScenarioDirs,
   loadScenarioFile,

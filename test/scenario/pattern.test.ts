@@ -5,7 +5,7 @@
  */
 import { atLine } from '../helpers/issues.js';
 import { describe, expect, it } from 'vitest';
-import { formatIssue, parseScenario } from '../../src/scenario/load.js';
+import { parseScenario } from '../../src/scenario/load.js';
 import { MATCH_TEXT_LIMIT, Pattern, PatternSyntaxError } from '../../src/scenario/pattern.js';
 import { conditionHolds, type MatchInput } from '../../src/scenario/registry.js';
 

@@ -5,7 +5,7 @@
 import { atLine } from '../helpers/issues.js';
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/domain/types.js';
-import { formatIssue, parseScenario } from '../../src/scenario/load.js';
+import { parseScenario } from '../../src/scenario/load.js';
 import type { Condition, Scenario } from '../../src/scenario/model.js';
 import { conditionHolds, ScenarioRegistry, type MatchInput } from '../../src/scenario/registry.js';
 import type { RawScenario } from '../../src/scenario/schema.js';

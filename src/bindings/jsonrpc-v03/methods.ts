@@ -10,11 +10,8 @@
  * {"jsonrpc":"2.0","id":1,"method":"tasks/resubscribe","params":{"taskId":"t1","afterSeq":3}}
  */
 import { A2AError } from '../../domain/errors.js';
-import type { CallContext } from '../../runtime/api.js';
-import type { BindingContext } from '../shared/context.js';
 import { lastEventId } from '../shared/http.js';
 import type { JsonRpcDialect, MethodHandler } from '../shared/jsonrpc-endpoint.js';
-import { rpcResult } from '../shared/jsonrpc.js';
 import { fromWireTaskIdRequest } from '../v1/codec.js';
 import {
   fromWirePushConfigIdRequest,

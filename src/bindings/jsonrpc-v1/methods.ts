@@ -6,7 +6,6 @@
 import { A2AError } from '../../domain/errors.js';
 import type { JsonRpcDialect, MethodHandler } from '../shared/jsonrpc-endpoint.js';
 import { lastEventId } from '../shared/http.js';
-import { rpcResult } from '../shared/jsonrpc.js';
 import {
   fromWireListPushConfigsRequest,
   fromWireListTasksRequest,

@@ -11,7 +11,6 @@ import { negotiateExtensions } from '../shared/extensions.js';
 import { answerFailure } from '../shared/errors.js';
 import {
   declaredVersion,
-  errorHeaders,
   lastEventId,
   readJsonBody,
   requireJsonBody,

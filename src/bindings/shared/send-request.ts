@@ -115,11 +115,7 @@ function readMessage(
   const role = reader.enumValue(obj, 'role', path, grammar.roles);
   if (role === undefined && field(obj, 'role') == null)
     reader.fail(join(path, 'role'), `is required (${grammar.userRole})`);
-  const contextId = reader.string(obj, 'contextId', path);
-  const taskId = reader.string(obj, 'taskId', path);
-  const metadata = reader.struct(obj, 'metadata', path);
-  const extensions = reader.stringList(obj, 'extensions', path);
-  const referenceTaskIds = reader.stringList(obj, 'referenceTaskIds', path);
+  const optional = readMessageOptionals(reader, obj, path);
   const rawParts = field(obj, 'parts');
   let parts: Part[] = [];
   if (!Array.isArray(rawParts) || rawParts.length === 0) {
@@ -128,10 +124,21 @@ function readMessage(
     parts = rawParts.flatMap((p, i) => grammar.readPart(reader, p, join(join(path, 'parts'), i)) ?? []);
   }
   if (!messageId || !role) return undefined;
+  return { messageId, role, parts, ...optional };
+}
+
+/** A message's optional fields, as both versions write them, and as a sender or an agent sends them. */
+export function readMessageOptionals(
+  reader: WireReader,
+  obj: Record<string, unknown>,
+  path: string,
+): Pick<Message, 'contextId' | 'taskId' | 'metadata' | 'extensions' | 'referenceTaskIds'> {
+  const contextId = reader.string(obj, 'contextId', path);
+  const taskId = reader.string(obj, 'taskId', path);
+  const metadata = reader.struct(obj, 'metadata', path);
+  const extensions = reader.stringList(obj, 'extensions', path);
+  const referenceTaskIds = reader.stringList(obj, 'referenceTaskIds', path);
   return {
-    messageId,
-    role,
-    parts,
     ...(contextId && { contextId }),
     ...(taskId && { taskId }),
     ...(metadata && { metadata }),
