@@ -8,6 +8,7 @@ import type { PushConfig, PushConfigInput } from '../domain/types.js';
 import { Random } from '../lib/random.js';
 import type { TaskRecord } from '../store/task-store.js';
 import type { CallContext, PushConfigPage, PushConfigPageQuery, PushDelivery } from './api.js';
+import type { SharedPlays } from './plays.js';
 
 /** Webhooks per task, at most: a client bug must not turn into unbounded deliveries. */
 export const MAX_PUSH_CONFIGS_PER_TASK = 10;
@@ -17,6 +18,8 @@ export class PushConfigs {
     private readonly delivery: PushDelivery | undefined,
     /** The seed a task's config ids derive from. */
     private readonly seedOf: (record: TaskRecord) => string,
+    /** Present when replicas share the tasks: every replica lists a task's configs. */
+    private readonly plays?: SharedPlays,
   ) {}
 
   /** Refuses a config that could not be delivered to; made on every message that carries one. */
@@ -53,6 +56,7 @@ export class PushConfigs {
     const previous = pushConfigs.get(config.id);
     if (previous) delivery.stop(previous);
     pushConfigs.set(config.id, config);
+    this.plays?.pushConfigSet(record.id, config);
     delivery.start(record, config, afterSeq, ctx);
     return config;
   }
@@ -104,6 +108,7 @@ export class PushConfigs {
     const config = record.pushConfigs.get(configId);
     if (!config) return;
     record.pushConfigs.delete(configId);
+    this.plays?.pushConfigDeleted(record.id, configId);
     delivery.stop(config);
   }
 

@@ -9,7 +9,7 @@ import { isTerminal } from '../domain/lifecycle.js';
 import type { Message } from '../domain/types.js';
 import type { Clock, Timer } from '../lib/clock.js';
 import { sampleDelay } from '../lib/delay.js';
-import { Random, taskStreams } from '../lib/random.js';
+import { Random } from '../lib/random.js';
 import {
   standaloneMessage,
   type PausePoint,
@@ -19,6 +19,7 @@ import {
 } from '../engine/plan.js';
 import type { Scenario } from '../scenario/model.js';
 import type { TaskRecord, TaskStore } from '../store/task-store.js';
+import type { SharedPlays } from './plays.js';
 
 export interface RunnerOptions {
   clock: Clock;
@@ -27,6 +28,8 @@ export interface RunnerOptions {
   store: TaskStore;
   /** Divides every scenario delay; 0 plays each turn at once. */
   speed: number;
+  /** Present when replicas share the tasks: told when a turn pauses and when the task ends. */
+  plays?: SharedPlays;
 }
 
 export class TaskRun {
@@ -55,11 +58,6 @@ export class TaskRun {
     return this.cancelTimer !== undefined;
   }
 
-  /** The seeded streams for the turn about to start. */
-  nextTurnStreams(): ReturnType<typeof taskStreams> {
-    return taskStreams(`${this.seed}/turn-${this.turn + 1}`);
-  }
-
   /** Plays a turn from `startedAt` (clock time). Entries already due are applied before returning. */
   play(plan: TurnPlan, startedAt: number): void {
     this.turn++;
@@ -68,6 +66,28 @@ export class TaskRun {
     this.startedAt = startedAt;
     this.pending = this.pull(plan);
     this.playDue();
+  }
+
+  /**
+   * Carries on turn `turn` of a task another replica was playing: plans it again from its start
+   * (the engine is deterministic), skips the `played` entries already logged, and plays the rest,
+   * those already due at once.
+   */
+  replay(plan: TurnPlan, startedAt: number, turn: number, played: number): void {
+    this.turn = turn;
+    this.pause = undefined;
+    this.plan = plan;
+    this.startedAt = startedAt;
+    let entry = this.pull(plan);
+    for (let skipped = 0; skipped < played && entry; skipped++) entry = this.pull(plan);
+    this.pending = entry;
+    this.playDue();
+  }
+
+  /** Takes the task as another replica left it, waiting for the user after turn `turn`. */
+  waitAt(turn: number, pause: PausePoint): void {
+    this.turn = turn;
+    this.pause = pause;
   }
 
   /**
@@ -129,7 +149,10 @@ export class TaskRun {
     try {
       const step = plan.next();
       if (!step.done) return step.value;
-      if (step.value.kind === 'paused') this.pause = step.value.pause;
+      if (step.value.kind === 'paused') {
+        this.pause = step.value.pause;
+        this.options.plays?.paused(this.record.id, this.pause);
+      }
     } catch (error) {
       const random = new Random(`${this.seed}/turn-${this.turn}/failure`);
       const reason = `The simulator failed to render scenario "${this.scenario.id}": ${(error as Error).message}`;
@@ -149,7 +172,10 @@ export class TaskRun {
       };
       this.options.store.append(this.record, { kind: 'status', status }, now);
       // A cancel still taking effect has nothing left to cancel once the script has ended the task.
-      if (isTerminal(event.state)) this.stop();
+      if (isTerminal(event.state)) {
+        this.stop();
+        this.options.plays?.ended(this.record.id);
+      }
     } else {
       this.options.store.append(this.record, event, now);
     }

@@ -18,7 +18,7 @@ import type {
   Task,
   TaskView,
 } from '../domain/types.js';
-import { planError, planReply, startTurn, textOf, type TurnInput } from '../engine/plan.js';
+import { planError, planReply, textOf } from '../engine/plan.js';
 import type { Clock } from '../lib/clock.js';
 import { loadFaker } from '../lib/fake-data.js';
 import { merge } from '../lib/objects.js';
@@ -30,7 +30,9 @@ import type { CallContext, PushConfigPage, PushConfigPageQuery, PushDelivery, Ta
 import { checkCancelable, checkCursor, checkHistoryLength, checkPageSize } from './checks.js';
 import { checkInputModes, checkOutputModes } from './modes.js';
 import { PushConfigs } from './push-configs.js';
-import { TaskRun } from './runner.js';
+import type { SharedPlays, TaskPlayer } from './plays.js';
+import type { TaskRun } from './runner.js';
+import { TaskRuns, type TurnRequest } from './task-runs.js';
 import { followTask, messageStream, untilTurnEnds, type TaskStream } from './stream.js';
 import { selectScenario, viewOf } from './views.js';
 import { TaskSeeds } from './task-seeds.js';
@@ -49,22 +51,26 @@ export interface ServiceOptions {
   closeStreamOnAuthRequired: boolean;
   /** Webhook delivery; absent, push is off and every push call is PushNotificationNotSupportedError. */
   push?: PushDelivery;
+  /** Present when replicas share the tasks (src/replica/). */
+  plays?: SharedPlays;
 }
 
 export class SimService implements TaskService {
   private registry: ScenarioRegistry;
-  private readonly runs = new Map<string, TaskRun>();
+  private readonly runs: TaskRuns;
   private readonly seeds: TaskSeeds;
   private readonly pushConfigs: PushConfigs;
 
   constructor(private readonly options: ServiceOptions) {
     this.registry = options.registry;
+    this.runs = new TaskRuns({ ...options, scenarioOf: (record) => this.registry.get(record.scenarioId) });
     this.seeds = new TaskSeeds(options.seed, (taskId) => options.store.has(taskId));
-    this.pushConfigs = new PushConfigs(options.push, (record) => this.runs.get(record.id)?.seed ?? record.id);
-    options.store.onEvict((record) => {
-      this.runs.get(record.id)?.stop();
-      this.runs.delete(record.id);
-    });
+    this.pushConfigs = new PushConfigs(options.push, (record) => this.runs.seedOf(record), options.plays);
+  }
+
+  /** Who plays this service's tasks, for the replica that hands tasks over (src/replica/). */
+  get player(): TaskPlayer {
+    return this.runs;
   }
 
   get scenarios(): ScenarioRegistry {
@@ -85,9 +91,9 @@ export class SimService implements TaskService {
     }
     const { record, fromSeq } = started;
     const historyLength = request.configuration?.historyLength;
-    if (request.configuration?.returnImmediately)
-      return { kind: 'task', task: viewOf(record.task, { historyLength }) };
-    await untilTurnEnds(record, fromSeq);
+    if (!request.configuration?.returnImmediately) await untilTurnEnds(record, fromSeq);
+    // Another replica asked next must see what this answer shows.
+    if (this.options.plays) await this.options.plays.flushed();
     return { kind: 'task', task: viewOf(record.task, { historyLength }) };
   }
 
@@ -123,19 +129,33 @@ export class SimService implements TaskService {
     };
   }
 
-  /** CancelTask: accepted at once, effective after the scenario's cancel delay (0 by default). */
-  cancelTask(id: string, ctx: CallContext): TaskView {
+  /**
+   * CancelTask: accepted at once, effective after the scenario's cancel delay (0 by default). With
+   * replicas, the one that plays the task carries it out.
+   */
+  cancelTask(id: string, ctx: CallContext): TaskView | Promise<TaskView> {
     const record = this.find(id, ctx);
     checkCancelable(id, record.status.state);
-    const run = this.runs.get(id);
-    if (!run || !run.scenario.cancel.allowed) {
+    const { plays } = this.options;
+    if (!plays) return this.cancel(record, this.runs.get(id)?.scenario, this.runs.get(id));
+    return this.runs.claim(record).then(async (run) => {
+      // Played by another replica: the cancel goes to it, checked against the same scenario.
+      const view = this.cancel(record, run?.scenario ?? this.registry.get(record.scenarioId), run);
+      plays.cancelRequested(id);
+      await plays.flushed();
+      return view;
+    });
+  }
+
+  private cancel(record: TaskRecord, scenario: Scenario | undefined, run: TaskRun | undefined): TaskView {
+    if (!scenario?.cancel.allowed) {
       throw new A2AError(
         'TaskNotCancelableError',
-        `Failed to cancel task ${id}: scenario "${record.scenarioId}" does not allow cancel (cancel.allowed: false).`,
-        { metadata: { taskId: id } },
+        `Failed to cancel task ${record.id}: scenario "${record.scenarioId}" does not allow cancel (cancel.allowed: false).`,
+        { metadata: { taskId: record.id } },
       );
     }
-    run.requestCancel();
+    run?.requestCancel();
     return viewOf(record.task, {});
   }
 
@@ -264,7 +284,10 @@ export class SimService implements TaskService {
     checkOutputModes(scenario, accepted);
     if (scenario.usesFaker) await loadFaker();
     const clock = this.options.clock;
-    const { seed, ids, taskId } = this.seeds.claim(scenario.id, message, ctx.scope);
+    const { plays } = this.options;
+    const { seed, ids, taskId } = plays
+      ? await this.seeds.claimShared(scenario.id, message, ctx.scope, (base) => plays.nextOccurrence(base))
+      : this.seeds.claim(scenario.id, message, ctx.scope);
     const contextId = message.contextId ?? ids.uuid();
 
     if (scenario.script.kind !== 'steps') {
@@ -295,22 +318,9 @@ export class SimService implements TaskService {
       history: [userMessage],
     };
     const record = this.options.store.create(task, ctx.scope, scenario.id, now);
-    const run = new TaskRun(record, scenario, seed, this.options);
-    this.runs.set(taskId, run);
     // Before the turn plays: the webhook gets every event from the task's creation on.
     if (push) this.pushConfigs.attach(record, push, 0, ctx);
-    run.play(
-      startTurn({
-        ...turn,
-        scenario,
-        message: userMessage,
-        taskId,
-        contextId,
-        nowMs: this.options.contentTime(now),
-        streams: run.nextTurnStreams(),
-      }),
-      now,
-    );
+    this.runs.begin(record, scenario, seed, { ...turn, message: userMessage, startedAt: now });
     return { kind: 'task', record, fromSeq: 0 };
   }
 
@@ -334,7 +344,7 @@ export class SimService implements TaskService {
         },
       ]);
     }
-    const run = this.runs.get(taskId);
+    const run = await this.runs.claim(record);
     if (!run?.pause || run.cancelPending) {
       throw new A2AError(
         'UnsupportedOperationError',
@@ -352,33 +362,20 @@ export class SimService implements TaskService {
     const snapshot = record.task;
     snapshot.history.push(userMessage);
     this.options.store.append(record, { kind: 'task', task: snapshot }, now);
-    run.play(
-      startTurn({
-        ...turn,
-        scenario: run.scenario,
-        message: userMessage,
-        taskId,
-        contextId: record.contextId,
-        nowMs: this.options.contentTime(now),
-        streams: run.nextTurnStreams(),
-        resumeFrom: run.pause,
-      }),
-      now,
-    );
+    this.runs.playTurn(run, { ...turn, message: userMessage, startedAt: now });
     return { kind: 'task' as const, record, fromSeq };
   }
 
   /** The most recent task of `contextId` that waits for the user's input. */
   private waitingIn(contextId: string, ctx: CallContext): TaskRecord | undefined {
-    return this.options.store.inContext(ctx.scope, contextId).findLast((record) => {
-      const run = this.runs.get(record.id);
-      return run?.pause !== undefined && !run.cancelPending;
-    });
+    return this.options.store
+      .inContext(ctx.scope, contextId)
+      .findLast((record) => this.runs.waitingAt(record.id));
   }
 }
 
 /** What the request adds to a turn besides its message. */
-type TurnOptions = Pick<TurnInput, 'metadata' | 'acceptedOutputModes'>;
+type TurnOptions = Pick<TurnRequest, 'metadata' | 'acceptedOutputModes'>;
 
 function after<T>(clock: Clock, atMs: number, speed: number, value: T): Promise<T> {
   const delay = speed === 0 ? 0 : atMs / speed;

@@ -33,12 +33,7 @@ export class TaskSeeds {
   ) {}
 
   claim(scenarioId: string, message: Message, scope: Scope): TaskSeed {
-    const digest = hash(
-      'sha256',
-      JSON.stringify([scope.key, message.contextId ?? '', message.parts]),
-      'base64url',
-    ).slice(0, 16);
-    const base = `${this.rootSeed}/${scenarioId}/${digest}`;
+    const base = this.baseOf(scenarioId, message, scope);
     // The count only saves work: forgetting it (to bound memory) falls back to probing the store.
     const counted = this.occurrences.get(base);
     this.occurrences.delete(base);
@@ -46,13 +41,44 @@ export class TaskSeeds {
       this.occurrences.delete(this.occurrences.keys().next().value!);
     }
     for (let occurrence = counted ?? 0; ; occurrence++) {
-      const seed = `${base}#${occurrence}`;
-      const ids = new Random(seed).fork('task');
-      const taskId = ids.uuid();
-      if (!this.taken(taskId)) {
+      const claimed = seedOf(base, occurrence);
+      if (!this.taken(claimed.taskId)) {
         this.occurrences.set(base, occurrence + 1);
-        return { seed, ids, taskId };
+        return claimed;
       }
     }
   }
+
+  /**
+   * As {@link claim}, with the occurrences counted by every replica together (`next` counts one
+   * more and answers the previous count), so ids do not depend on which replica answers.
+   */
+  async claimShared(
+    scenarioId: string,
+    message: Message,
+    scope: Scope,
+    next: (base: string) => Promise<number>,
+  ): Promise<TaskSeed> {
+    const base = this.baseOf(scenarioId, message, scope);
+    for (;;) {
+      // A count lost with the shared store (a restart without persistence) starts again at 0.
+      const claimed = seedOf(base, await next(base));
+      if (!this.taken(claimed.taskId)) return claimed;
+    }
+  }
+
+  private baseOf(scenarioId: string, message: Message, scope: Scope): string {
+    const digest = hash(
+      'sha256',
+      JSON.stringify([scope.key, message.contextId ?? '', message.parts]),
+      'base64url',
+    ).slice(0, 16);
+    return `${this.rootSeed}/${scenarioId}/${digest}`;
+  }
+}
+
+function seedOf(base: string, occurrence: number): TaskSeed {
+  const seed = `${base}#${occurrence}`;
+  const ids = new Random(seed).fork('task');
+  return { seed, ids, taskId: ids.uuid() };
 }

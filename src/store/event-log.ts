@@ -46,6 +46,19 @@ export class EventLog {
       atMs: event.atMs,
       event: event.event,
     };
+    return this.add(logged);
+  }
+
+  /**
+   * Logs an event another process logged first, with its seq: how a replica mirrors a task played
+   * elsewhere (src/replica/). The seq must be past the newest.
+   */
+  adopt(logged: LoggedEvent): LoggedEvent {
+    this.lastSeq = logged.seq;
+    return this.add(logged);
+  }
+
+  private add(logged: LoggedEvent): LoggedEvent {
     this.events.push(logged);
     // Trim in batches so a long-running task costs amortised O(1) per append.
     if (this.events.length > this.maxEvents + Math.ceil(this.maxEvents / 4)) {

@@ -148,6 +148,26 @@ export class TaskStore {
 
   /** Stores a new task and logs its creation as event 1; refuses it when the byte budget is spent. */
   create(task: Task, scope: Scope, scenarioId: string, atMs: number): TaskRecord {
+    const record = this.open(task, scope, scenarioId, atMs);
+    record.log.append({ taskId: task.id, contextId: task.contextId, atMs, event: { kind: 'task', task } });
+    return record;
+  }
+
+  /**
+   * Stores a task another process created, its creation logged as `created` (seq 1): how a replica
+   * mirrors the shared store (src/replica/).
+   */
+  adoptCreated(
+    scope: Scope,
+    scenarioId: string,
+    created: LoggedEvent & { event: { kind: 'task' } },
+  ): TaskRecord {
+    const record = this.open(created.event.task, scope, scenarioId, created.atMs);
+    record.log.adopt(created);
+    return record;
+  }
+
+  private open(task: Task, scope: Scope, scenarioId: string, atMs: number): TaskRecord {
     this.evict(atMs);
     const bytes = eventBytes({ kind: 'task', task });
     this.admit(bytes);
@@ -160,12 +180,22 @@ export class TaskStore {
     const record = new TaskRecord(scope, scenarioId, task, log, ++this.statusCounter);
     this.records.set(task.id, record);
     this.hold(record, bytes);
-    record.log.append({ taskId: task.id, contextId: task.contextId, atMs, event: { kind: 'task', task } });
     return record;
   }
 
   /** Applies an event to the task and appends it to the log. Terminal tasks refuse further events. */
   append(record: TaskRecord, event: TaskEvent, atMs: number): LoggedEvent {
+    this.applyChecked(record, event, atMs);
+    return record.log.append({ taskId: record.id, contextId: record.contextId, atMs, event });
+  }
+
+  /** Applies and logs an event another process logged first, with its seq (see {@link adoptCreated}). */
+  adoptEvent(record: TaskRecord, logged: LoggedEvent): LoggedEvent {
+    this.applyChecked(record, logged.event, logged.atMs);
+    return record.log.adopt(logged);
+  }
+
+  private applyChecked(record: TaskRecord, event: TaskEvent, atMs: number): void {
     if (!canApply(record, event)) {
       throw new A2AError(
         'UnsupportedOperationError',
@@ -179,7 +209,6 @@ export class TaskStore {
       record.statusOrder = ++this.statusCounter;
       if (isTerminal(event.status.state)) this.ended.set(record.id, atMs);
     }
-    return record.log.append({ taskId: record.id, contextId: record.contextId, atMs, event });
   }
 
   /**

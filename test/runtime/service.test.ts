@@ -370,7 +370,7 @@ describe('SimService.cancelTask', () => {
     const task = await startTask(sim, REPORT);
     sim.clock.advance(cancelAfterMs);
     const cancelAt = sim.clock.now();
-    const accepted = sim.service.cancelTask(task.id, CTX);
+    const accepted = await sim.service.cancelTask(task.id, CTX);
     return { sim, task, cancelAt, accepted };
   }
 
@@ -425,7 +425,7 @@ describe('SimService.cancelTask', () => {
     once.sim.clock.advance(10_000);
     const twice = await cancelledReport('double');
     twice.sim.clock.advance(1_000);
-    expect(twice.sim.service.cancelTask(twice.task.id, CTX).status.state).toBe('working');
+    expect((await twice.sim.service.cancelTask(twice.task.id, CTX)).status.state).toBe('working');
     twice.sim.clock.advance(9_000);
     expect(twice.sim.events(twice.task.id).at(-1)).toEqual(once.sim.events(once.task.id).at(-1));
   });
@@ -433,7 +433,7 @@ describe('SimService.cancelTask', () => {
   it('a scenario without a cancel delay is canceled before cancelTask returns', async () => {
     const sim = setup();
     const task = await startTask(sim, 'What is the weather today?');
-    const view = sim.service.cancelTask(task.id, CTX);
+    const view = await sim.service.cancelTask(task.id, CTX);
     expect(view.status.state).toBe('canceled');
     expect(sim.clock.pending).toBe(0);
   });
@@ -470,7 +470,7 @@ describe('SimService.cancelTask', () => {
     const task = await startTask(sim, REPORT);
     sim.clock.advance(26_500);
     expect(sim.state(task.id)).toBe('working');
-    expect(sim.service.cancelTask(task.id, CTX).status.state).toBe('working');
+    expect((await sim.service.cancelTask(task.id, CTX)).status.state).toBe('working');
     expect(() => sim.clock.advance(10_000)).not.toThrow();
     expect(sim.state(task.id)).toBe('completed');
     expect(sim.clock.pending).toBe(0);
