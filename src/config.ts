@@ -132,6 +132,15 @@ export interface SimulatorOptions {
    */
   chaos?: string;
   /**
+   * Where the tasks live: `memory` (this process alone, the default) or
+   * `redis://HOST[:PORT][/DB]`, which makes this process one replica of a simulator whose tasks,
+   * event logs, journal and faults are shared through that Redis (docs/replicas.md). Query
+   * parameters: `prefix` of every key (default `a2a-sim:`), `lease` (default `3s`), `log` (entries the
+   * shared log keeps, default 200000).
+   * @example store: 'redis://127.0.0.1:6379/0'
+   */
+  store?: string;
+  /**
    * Path before the workspace gateway's `/agents/a2a`: `/acme` serves it at `POST /acme/agents/a2a`.
    * Default `""` (`POST /agents/a2a`).
    */

@@ -17,7 +17,7 @@ import { attachFeed } from './admin/feed.js';
 import type { RequestJournal } from './admin/journal.js';
 import type { AgentDefinition } from './agents/load.js';
 import type { FaultLog } from './chaos/fault-log.js';
-import { composeAgents, createShared } from './compose/agents.js';
+import { composeAgents, connectShared } from './compose/agents.js';
 import { loadCatalog } from './compose/catalog.js';
 import { composeControl } from './compose/control.js';
 import { resolveSettings } from './compose/settings.js';
@@ -26,6 +26,7 @@ import type { Clock } from './lib/clock.js';
 import type { Logger } from './lib/log.js';
 import type { DeliveryLog } from './push/delivery-log.js';
 import type { TaskService } from './runtime/api.js';
+import type { ReplicaHealth } from './replica/replica.js';
 import type { InlineScenario } from './scenario/inline.js';
 import type { ScenarioIssue } from './scenario/load.js';
 import { answerUnroutable, buildHttp } from './server.js';
@@ -102,6 +103,8 @@ export interface Simulator {
    * scenario files and an agent file (again on every call, with all recorded so far).
    */
   recording?: Pick<Recording, 'stop' | 'onStop'>;
+  /** With `store: 'redis://…'`: this replica, its store and how many replicas share it. */
+  replica?: ReplicaHealth;
   /** Stops listening, ends open streams and stops every running task. */
   close(): Promise<void>;
 }
@@ -113,7 +116,7 @@ export interface Simulator {
 export async function createSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const settings = resolveSettings(options);
   const catalog = await loadCatalog(settings);
-  const shared = createShared(settings, catalog.chaosProfiles);
+  const shared = await connectShared(settings, catalog.chaosProfiles);
   if (settings.chaos !== undefined) await shared.chaos.set(settings.chaos);
   const upstream =
     settings.proxy &&
@@ -133,6 +136,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
         })
       : undefined;
   const plane = composeControl(settings, catalog, shared, agents);
+  await shared.replica?.start(plane);
   if (recording) plane.stopRecording = () => recording.stop();
   const http = buildHttp(agents.root.context, agents.defined, {
     gateway: { prefix: settings.gatewayPrefix, ...(settings.apiKeys && { apiKeys: settings.apiKeys }) },
@@ -142,7 +146,10 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     settings.http === 'express' ? http.app : http.handle,
     settings.port,
     settings.host,
-  );
+  ).catch(async (error: unknown) => {
+    await shared.replica?.close();
+    throw error;
+  });
   answerUnroutable(server);
   const feed = attachFeed(server, plane, { logger: settings.logger });
   const unwatch = settings.watch ? catalog.watch() : () => {};
@@ -177,15 +184,19 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     logger: settings.logger,
     verdicts: (client) => shared.judge.verdicts(client),
     ...(recording && { recording }),
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        unwatch();
-        // Upgraded sockets are no longer the HTTP server's to close.
-        feed.close();
-        shared.store.clear();
+    ...(shared.replica && { replica: shared.replica.health() }),
+    close: async () => {
+      unwatch();
+      // Upgraded sockets are no longer the HTTP server's to close.
+      feed.close();
+      shared.store.clear();
+      // A replica gives its leases up: the other replicas take its tasks over at once.
+      await shared.replica?.close();
+      await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
-      }),
+      });
+    },
   };
 }
 

@@ -29,6 +29,8 @@ export interface JournalEntry extends Place {
   durationMs?: number;
   /** The `n` of each chaos fault applied to this request. */
   faults: number[];
+  /** The replica that recorded it, when another replica of a shared store did (its numbers are its own). */
+  replica?: string;
 }
 
 export interface JournalQuery {

@@ -39,6 +39,59 @@ export interface ControlPlane {
   clearVerdicts(): void;
   /** Writes what was recorded through the proxy (`record`); absent when not recording. */
   stopRecording?(): Promise<{ files: string[]; conversations: number }>;
+  /** With replicas: resolves once this replica has everything the shared store had when asked. */
+  sync?(): Promise<void>;
+  /** With replicas: tells the others of a reset or a chaos change made here. */
+  changed?(change: ControlChange): void;
+}
+
+/** What a reset removes: everything, or the tasks of one scenario, agent or workspace. */
+export interface ResetFilter {
+  scenario?: unknown;
+  agent?: unknown;
+  workspace?: unknown;
+}
+
+/** A change to the whole simulator, made through one replica's control plane. */
+export type ControlChange = { kind: 'reset'; filter: ResetFilter } | { kind: 'chaos'; chaos: string | null };
+
+/** Removes the tasks the filter names; with none, the journal, faults, deliveries and verdicts too. */
+export function resetPlane(plane: ControlPlane, { scenario, agent, workspace }: ResetFilter): number {
+  const removed = plane.store.removeWhere(
+    (r) =>
+      (scenario === undefined || r.scenarioId === scenario) &&
+      (agent === undefined || placeOf(r.scope).agent === agent) &&
+      (workspace === undefined || placeOf(r.scope).workspace === workspace),
+  );
+  if (scenario === undefined && agent === undefined && workspace === undefined) {
+    plane.journal.clear();
+    plane.faults.clear();
+    plane.deliveries.clear();
+    plane.clearVerdicts();
+  }
+  return removed;
+}
+
+/** Sets the global chaos (null, "" or "off": none); throws InvalidParams on a mistake. */
+export async function setChaos(plane: ControlPlane, value: unknown): Promise<string | null> {
+  if (value === null || value === '' || value === 'off') {
+    plane.chaos.clear();
+    return null;
+  }
+  if (typeof value !== 'string') {
+    throw invalidParams([
+      {
+        field: 'chaos',
+        description: 'a profile name, key=value pairs, a *.chaos.yaml path, or null for none',
+      },
+    ]);
+  }
+  try {
+    await plane.chaos.set(value);
+  } catch (error) {
+    throw invalidParams([{ field: 'chaos', description: (error as Error).message }]);
+  }
+  return value;
 }
 
 const JSON_TYPE = 'application/json';
@@ -48,11 +101,16 @@ export function adminRoutes(plane: ControlPlane): Router {
   router.use((req: Request, _res: Response, next: NextFunction) => {
     checkAdminAccess(req, plane.adminToken);
     checkNotCrossSite(req);
-    next();
+    // Health answers from this replica alone: it is how a load balancer learns the store is away.
+    if (plane.sync && req.path !== '/health') plane.sync().then(() => next(), next);
+    else next();
   });
   const ok = (res: Response, body: unknown) => sendJson(res, 200, body, JSON_TYPE);
 
-  router.get('/health', (_req, res) => ok(res, { status: 'ok', ...plane.health() }));
+  router.get('/health', (_req, res) => {
+    const health = { status: 'ok', ...plane.health() };
+    sendJson(res, health.status === 'ok' ? 200 : 503, health, JSON_TYPE);
+  });
   router.get('/scenarios', (_req, res) => ok(res, plane.catalog()));
   router.post('/scenarios/reload', async (_req, res) => ok(res, await plane.reload()));
 
@@ -89,42 +147,16 @@ export function adminRoutes(plane: ControlPlane): Router {
   });
 
   router.post('/reset', async (req, res) => {
-    const { scenario, agent, workspace } = ((await jsonBody(req, res)) ?? {}) as Record<string, unknown>;
-    const removed = plane.store.removeWhere(
-      (r) =>
-        (scenario === undefined || r.scenarioId === scenario) &&
-        (agent === undefined || placeOf(r.scope).agent === agent) &&
-        (workspace === undefined || placeOf(r.scope).workspace === workspace),
-    );
-    if (scenario === undefined && agent === undefined && workspace === undefined) {
-      plane.journal.clear();
-      plane.faults.clear();
-      plane.deliveries.clear();
-      plane.clearVerdicts();
-    }
+    const filter = ((await jsonBody(req, res)) ?? {}) as ResetFilter;
+    const removed = resetPlane(plane, filter);
+    plane.changed?.({ kind: 'reset', filter });
     ok(res, { removed });
   });
 
   router.get('/chaos', (_req, res) => ok(res, chaosView(plane)));
   router.put('/chaos', async (req, res) => {
     const body = (await jsonBody(req, res)) as { chaos?: unknown } | undefined;
-    const value = body?.chaos;
-    if (value === null || value === '' || value === 'off') {
-      plane.chaos.clear();
-    } else if (typeof value === 'string') {
-      try {
-        await plane.chaos.set(value);
-      } catch (error) {
-        throw invalidParams([{ field: 'chaos', description: (error as Error).message }]);
-      }
-    } else {
-      throw invalidParams([
-        {
-          field: 'chaos',
-          description: 'a profile name, key=value pairs, a *.chaos.yaml path, or null for none',
-        },
-      ]);
-    }
+    plane.changed?.({ kind: 'chaos', chaos: await setChaos(plane, body?.chaos) });
     ok(res, chaosView(plane));
   });
 

@@ -22,6 +22,8 @@ export interface FaultRecord {
   /** The seq of the event the fault is about (for a drop: the last one delivered). */
   seq?: number;
   request?: WireRequest;
+  /** The replica that recorded it, when another replica of a shared store did (its numbers are its own). */
+  replica?: string;
 }
 
 export interface FaultQuery {

@@ -154,6 +154,14 @@ export function withServerOptions<T>(yargs: Argv<T>) {
         describe: 'Re-read scenario files when they change (a broken edit keeps the previous version)',
         group: 'Control plane:',
       })
+      .option('store', {
+        type: 'string',
+        requiresArg: true,
+        default: 'memory',
+        describe:
+          'Where tasks live: memory, or redis://HOST[:PORT][/DB] to run as one replica of a simulator shared through Redis',
+        group: 'Control plane:',
+      })
       .option('journal-size', {
         requiresArg: true,
         coerce: numberValue('--journal-size', { integer: true, min: 1 }),

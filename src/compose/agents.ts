@@ -13,6 +13,8 @@ import { ChaosService } from '../chaos/service.js';
 import { GlobalChaos } from '../chaos/setting.js';
 import { DeliveryLog, describeDelivery } from '../push/delivery-log.js';
 import { PushDispatcher } from '../push/dispatcher.js';
+import { Replica } from '../replica/replica.js';
+import { SyncedService } from '../replica/synced-service.js';
 import { ProxyService } from '../runtime/proxy.js';
 import { SimService } from '../runtime/service.js';
 import type { ConnectedUpstream } from '../upstream/agent.js';
@@ -34,6 +36,8 @@ export interface Shared {
   deliveries: DeliveryLog;
   chaos: GlobalChaos;
   keepAlive: KeepAliveHub;
+  /** Present with `--store redis://…`: this process is one replica of a simulator shared through Redis. */
+  replica?: Replica;
 }
 
 export interface ServedAgent {
@@ -60,6 +64,16 @@ export interface DefinedAgent extends ServedAgent {
 export interface Agents {
   root: ServedAgent;
   defined: DefinedAgent[];
+}
+
+/** {@link createShared}, then the shared store's connection when the settings name one. */
+export async function connectShared(
+  settings: Settings,
+  chaosProfiles: Catalog['chaosProfiles'],
+): Promise<Shared> {
+  const shared = createShared(settings, chaosProfiles);
+  if (settings.store.kind === 'memory') return shared;
+  return { ...shared, replica: await Replica.connect(settings.store, shared.store, settings.logger) };
 }
 
 /** What every agent shares, with the chaos profiles it may name; the global level starts unset. */
@@ -105,6 +119,7 @@ export function composeAgents(
     callContext: tenantCalls,
     ...(upstream && { upstream }),
   });
+  shared.replica?.register('', root.service.player);
   const defined = catalog.agents.map((definition): DefinedAgent => {
     const { id, security, extensions } = definition;
     const agent = serveAgent(settings, shared, {
@@ -129,6 +144,7 @@ export function composeAgents(
       }),
       ...(extensions && { extensions }),
     });
+    shared.replica?.register(id, agent.service.player);
     return { ...agent, definition, id, code: definition.code, workspaces: definition.workspaces };
   });
   catalog.onReload((scenarios) => {
@@ -168,6 +184,7 @@ export function serveAgent(settings: Settings, shared: Shared, plan: AgentPlan):
     speed: settings.speed,
     inputModes: plan.card.inputModes,
     closeStreamOnAuthRequired: settings.closeStreamOnAuthRequired,
+    ...(shared.replica && { plays: shared.replica }),
   });
   const { upstream } = plan;
   const proxyAll = settings.proxy?.all ?? false;
@@ -199,10 +216,11 @@ export function serveAgent(settings: Settings, shared: Shared, plan: AgentPlan):
     faults: shared.faults,
     global: shared.chaos,
   });
-  const { judge } = shared;
+  const { judge, replica } = shared;
+  // What each client is given is watched after chaos, as the client gets it.
+  const witnessed = new Witness(chaos, judge, clock);
   const context: BindingContext = {
-    // What each client is given is watched after chaos, as the client gets it.
-    service: new Witness(chaos, judge, clock),
+    service: replica ? new SyncedService(witnessed, replica) : witnessed,
     onCardFetched: (client, conditional) =>
       judge.observe(client, { atMs: clock.now(), kind: 'card', conditional }),
     keepAlive: shared.keepAlive,

@@ -24,7 +24,7 @@ export function composeControl(
   agents: Agents,
 ): ControlPlane {
   const { clock } = settings;
-  const { store, faults, deliveries } = shared;
+  const { store, faults, deliveries, replica } = shared;
   const events = new SimEventBus(() => clock.now());
   store.onEvent((record, event) => {
     if (event.seq === 1) events.publish(taskCreatedBody, record, event);
@@ -48,7 +48,9 @@ export function composeControl(
     deliveries,
     chaos: shared.chaos,
     ...(settings.adminToken !== undefined && { adminToken: settings.adminToken }),
+    ...(replica && { sync: () => replica.sync(), changed: (change) => replica.changed(change) }),
     health: () => ({
+      ...(replica && { status: replica.health().up ? 'ok' : 'store-unavailable', store: replica.health() }),
       version: VERSION,
       // Clock time, virtual or real: what the dashboard measures task ages against.
       now: new Date(clock.now()).toISOString(),

@@ -17,6 +17,7 @@ import { readDuration } from '../lib/duration.js';
 import { createLogger, type Logger } from '../lib/log.js';
 import type { InlineScenario } from '../scenario/inline.js';
 import { BUILTIN_SCENARIO_DIR } from '../scenario/load.js';
+import { readStoreUrl, type StoreSettings } from '../replica/store-url.js';
 import type { RetentionOptions } from '../store/task-store.js';
 import type { VerdictThresholds } from '../verdicts/thresholds.js';
 
@@ -69,6 +70,7 @@ export interface Settings {
   /** `/acme`, or `""`. */
   gatewayPrefix: string;
   http: 'native' | 'express';
+  store: StoreSettings;
   proxy?: ProxySettings;
   verdicts?: Partial<VerdictThresholds>;
   record?: Required<Pick<RecordOptions, 'out' | 'match' | 'redact'>>;
@@ -139,10 +141,21 @@ export function resolveSettings(options: SimulatorOptions): Settings {
     ...(options.chaos !== undefined && { chaos: options.chaos }),
     gatewayPrefix: normalizePrefix(options.gatewayPrefix ?? DEFAULTS.gatewayPrefix),
     http: options.http ?? DEFAULTS.http,
+    store: storeSettings(options),
     ...(options.proxy && { proxy: proxySettings(options.proxy, options.record !== undefined) }),
     ...(options.record && { record: recordSettings(options) }),
     ...(options.verdicts && { verdicts: options.verdicts }),
   };
+}
+
+function storeSettings(options: SimulatorOptions): StoreSettings {
+  const store = readStoreUrl(options.store ?? 'memory');
+  if (store.kind === 'redis' && (options.proxy || options.record)) {
+    throw new Error(
+      `Failed to start: --store ${store.shown} shares scripted tasks between replicas; a proxied or recorded agent runs in one process (use the memory store).`,
+    );
+  }
+  return store;
 }
 
 function recordSettings(options: SimulatorOptions): Settings['record'] {

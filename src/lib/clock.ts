@@ -215,3 +215,31 @@ export class VirtualClock implements Clock {
     this.current = target;
   }
 }
+
+// The machine's own time, for what happens between processes: leases that other replicas must
+// see lapse, and retries against a store that went away. Never a Clock, which may be virtual and
+// stand still while a test looks at a task.
+
+/** Epoch milliseconds, as every process on the machine reads them. */
+export function wallNow(): number {
+  return Date.now();
+}
+
+/** Calls `tick` every `ms` until the returned function is called; never keeps the process alive. */
+export function every(ms: number, tick: () => void): () => void {
+  const timer = setInterval(tick, ms);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** Resolves after `ms`; never keeps the process alive. */
+export function wallDelay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** Calls `expire` after `ms` unless the returned function is called first; never keeps the process alive. */
+export function deadline(ms: number, expire: () => void): () => void {
+  const timer = setTimeout(expire, ms);
+  timer.unref();
+  return () => clearTimeout(timer);
+}

@@ -38,6 +38,8 @@ export interface DeliveryRecord {
   error?: string;
   /** Delivery chaos at work on this attempt, e.g. `duplicate`, `out-of-order`. */
   chaos?: string;
+  /** The replica that recorded it, when another replica of a shared store did (its numbers are its own). */
+  replica?: string;
 }
 
 export interface DeliveryQuery {

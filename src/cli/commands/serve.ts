@@ -31,6 +31,7 @@ export function serverOptions(argv: ArgumentsCamelCase<ServerArgs>): SimulatorOp
     gatewayPrefix: argv.gatewayPrefix,
     watch: argv.watch,
     journalSize: argv.journalSize,
+    store: argv.store,
     ...(argv.adminToken !== undefined && { adminToken: argv.adminToken }),
     ...(argv.chaos !== undefined && { chaos: argv.chaos }),
     retention: {
@@ -74,6 +75,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         `  agent card  ${base}/.well-known/agent-card.json`,
         `  JSON-RPC    POST ${base}/  (A2A 1.0: SendMessage, GetTask, ...)`,
         `  REST        ${base}/message:send, ${base}/tasks/{id}, ...  (A2A 1.0)`,
+        ...(sim.replica ? [`  store       ${sim.replica.url}, as replica ${sim.replica.replica}`] : []),
         `  scenarios   ${scenarios.length}: ${scenarios.join(', ')}${sim.issues.length ? ` (${sim.issues.length} problem(s), see above)` : ''}`,
         ...sim.agents.map(
           (agent) => `  agent       ${agent.id}: ${base}/agents/${agent.id}/.well-known/agent-card.json`,

@@ -1,0 +1,121 @@
+/**
+ * The connections a replica holds to Redis, and the scripts that keep one player per task.
+ *
+ * Three connections, each for what it is good at: `requests` answers what a client is waiting
+ * for and fails at once when Redis is away (the client gets a clear error, not a hang); `writer`
+ * carries what this replica logs, in order, and holds it through an outage to send it when Redis
+ * is back; `follower` blocks on the shared log.
+ */
+import { Redis, type RedisOptions } from 'ioredis';
+import type { RedisStoreSettings } from './store-url.js';
+
+/**
+ * Makes the caller the holder of each lease that is free or already its own, for `ARGV[2]` ms;
+ * answers 1 for each lease it holds now, 0 for each another replica holds.
+ */
+const HOLD = `
+local held = {}
+for i, key in ipairs(KEYS) do
+  local holder = redis.call('GET', key)
+  if holder == false or holder == ARGV[1] then
+    redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
+    held[i] = 1
+  else
+    held[i] = 0
+  end
+end
+return held`;
+
+/**
+ * Adds an entry about a task to the log, only if the caller holds the task's lease (taking it when
+ * it is free, as after a Redis restart): a replica that lost a task can no longer write for it.
+ * KEYS: log, lease. ARGV: replica, lease ms, log size, kind, data.
+ */
+const APPEND_HELD = `
+local holder = redis.call('GET', KEYS[2])
+if holder == false then
+  redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
+elseif holder ~= ARGV[1] then
+  return redis.error_reply('LEASE_LOST held by ' .. holder)
+end
+return redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[3], '*', 'r', ARGV[1], 'k', ARGV[4], 'd', ARGV[5])`;
+
+/** Gives a lease up if the caller holds it. KEYS: lease. ARGV: replica. */
+const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+type ScriptName = 'hold' | 'appendHeld' | 'release';
+const SCRIPTS: Record<ScriptName, string> = { hold: HOLD, appendHeld: APPEND_HELD, release: RELEASE };
+
+export type ScriptedRedis = Redis & {
+  [name in ScriptName]: (keys: number, ...args: (string | number)[]) => Promise<unknown>;
+};
+
+export class RedisLink {
+  private constructor(
+    readonly requests: ScriptedRedis,
+    readonly writer: ScriptedRedis,
+    readonly follower: Redis,
+  ) {}
+
+  /** Connects, or fails with what went wrong and where: a wrong URL stops the start. */
+  static async connect(settings: RedisStoreSettings): Promise<RedisLink> {
+    const base: RedisOptions = {
+      host: settings.host,
+      port: settings.port,
+      db: settings.db,
+      ...(settings.username && { username: settings.username }),
+      ...(settings.password && { password: settings.password }),
+      lazyConnect: true,
+      connectTimeout: 2_000,
+      // Reconnects for as long as the process runs, at most a second apart.
+      retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
+    };
+    const requests = scripted(new Redis({ ...base, enableOfflineQueue: false, maxRetriesPerRequest: 0 }));
+    const writer = scripted(new Redis({ ...base, maxRetriesPerRequest: null }));
+    const follower = new Redis({ ...base, maxRetriesPerRequest: null });
+    const link = new RedisLink(requests, writer, follower);
+    for (const redis of [requests, writer, follower]) redis.on('error', () => {});
+    try {
+      await Promise.all([connectOnce(requests), connectOnce(writer), connectOnce(follower)]);
+      const version = /redis_version:(\d+)\./.exec(await requests.info('server'))?.[1];
+      if (Number(version) < 6) throw new Error(`Redis ${version} is too old: 6.2 or newer is needed`);
+    } catch (error) {
+      link.close();
+      throw new Error(`Failed to start: cannot use the store ${settings.shown}: ${messageOf(error)}.`);
+    }
+    return link;
+  }
+
+  /** Whether the connection clients wait on is up. */
+  get up(): boolean {
+    return this.requests.status === 'ready';
+  }
+
+  close(): void {
+    for (const redis of [this.requests, this.writer, this.follower]) redis.disconnect();
+  }
+}
+
+function scripted(redis: Redis): ScriptedRedis {
+  for (const [name, lua] of Object.entries(SCRIPTS)) redis.defineCommand(name, { lua });
+  return redis as ScriptedRedis;
+}
+
+/** The first connection: one try, so a wrong URL is reported at once instead of retried. */
+async function connectOnce(redis: Redis): Promise<void> {
+  const strategy = redis.options.retryStrategy;
+  redis.options.retryStrategy = () => null;
+  try {
+    await redis.connect();
+    await redis.ping();
+  } finally {
+    redis.options.retryStrategy = strategy;
+  }
+}
+
+export function messageOf(error: unknown): string {
+  const { message, code } = error as { message?: string; code?: string };
+  return (message ?? String(error)) + (code && !message?.includes(code) ? ` (${code})` : '');
+}
