@@ -28,6 +28,7 @@ export default defineConfig({
             'test/verdicts/exam-breaks.test.ts',
             'test/verdicts/rules.test.ts',
             'test/record/write.test.ts',
+            'test/replica/**',
           ],
         },
       },

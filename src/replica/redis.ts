@@ -107,15 +107,23 @@ function scripted(redis: Redis): ScriptedRedis {
 async function connectOnce(redis: Redis): Promise<void> {
   const strategy = redis.options.retryStrategy;
   redis.options.retryStrategy = () => null;
+  // What went wrong is told to the error listeners; the connect itself only says it closed.
+  let cause: unknown;
+  const remember = (error: unknown) => (cause ??= error);
+  redis.on('error', remember);
   try {
     await redis.connect();
     await redis.ping();
+  } catch (error) {
+    throw cause ?? error;
   } finally {
+    redis.off('error', remember);
     redis.options.retryStrategy = strategy;
   }
 }
 
 export function messageOf(error: unknown): string {
   const { message, code } = error as { message?: string; code?: string };
-  return (message ?? String(error)) + (code && !message?.includes(code) ? ` (${code})` : '');
+  const text = (message ?? String(error)).replace(/\.+$/, '');
+  return text + (code && !text.includes(code) ? ` (${code})` : '');
 }

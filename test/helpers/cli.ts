@@ -70,5 +70,10 @@ export function serve(args: string[], env: Record<string, string> = {}, cli = CL
       child.kill('SIGTERM');
       return exited;
     },
+    /** Kills it with `signal` (SIGKILL: no goodbye, as a crash). */
+    kill: (signal: NodeJS.Signals) => {
+      child.kill(signal);
+      return exited;
+    },
   };
 }
