@@ -19,6 +19,7 @@
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { httpFamily } from './families/http.js';
+import { replicasFamily } from './families/replicas.js';
 import { soakFamily } from './families/soak.js';
 import { sseFamily } from './families/sse.js';
 import { startupFamily } from './families/startup.js';
@@ -48,6 +49,7 @@ const planned = [
   ...plan(httpFamily, options),
   ...plan(sseFamily, options),
   ...plan(streamCostFamily, options),
+  ...plan(replicasFamily, options),
   ...soak,
 ];
 // The soak is a mode of its own (a couple of minutes): only when asked for by --soak or --only.

@@ -147,6 +147,10 @@ export interface ServerOptions {
   logLevel?: 'silent';
   /** Simulator only: flags for node itself, e.g. `--cpu-prof`. */
   nodeFlags?: string[];
+  /** Simulator only: more `serve` flags, e.g. `--store redis://…`. */
+  serveFlags?: string[];
+  /** The core it is pinned to (with `pin`); the server core by default. */
+  core?: number;
   /** Every kind: `node --trace-gc`, whose lines come to `onLine`. */
   traceGc?: boolean;
   /**
@@ -181,6 +185,7 @@ export function serverArgv(kind: ServerKind, options: ServerOptions): string[] {
         ...(options.logLevel ? ['--log-level', options.logLevel] : []),
         ...(options.scenarioDir ? ['-s', options.scenarioDir] : []),
         ...(options.maxStoreBytes ? ['--max-store-bytes', options.maxStoreBytes] : []),
+        ...(options.serveFlags ?? []),
       ];
     case 'sdk':
     case 'express':
@@ -196,7 +201,7 @@ export function serverArgv(kind: ServerKind, options: ServerOptions): string[] {
 /** Starts a server and resolves once it has printed its URL. */
 export async function startServer(kind: ServerKind, options: ServerOptions): Promise<ServerHandle> {
   const spawnedAt = performance.now();
-  const child = spawnPinned(serverArgv(kind, options), SERVER_CORE, options.pin);
+  const child = spawnPinned(serverArgv(kind, options), options.core ?? SERVER_CORE, options.pin);
   const stderr = stderrTail(child);
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';

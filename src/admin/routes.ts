@@ -156,7 +156,8 @@ export function adminRoutes(plane: ControlPlane): Router {
   router.get('/chaos', (_req, res) => ok(res, chaosView(plane)));
   router.put('/chaos', async (req, res) => {
     const body = (await jsonBody(req, res)) as { chaos?: unknown } | undefined;
-    plane.changed?.({ kind: 'chaos', chaos: await setChaos(plane, body?.chaos) });
+    const chaos = await setChaos(plane, body?.chaos);
+    plane.changed?.({ kind: 'chaos', chaos });
     ok(res, chaosView(plane));
   });
 

@@ -37,7 +37,7 @@ export interface MirrorTarget {
   logger: Logger;
   /** Another replica plays the task now: this one stops. */
   release(taskId: string): void;
-  /** A cancel was asked of another replica for a task this one may play. */
+  /** A cancel was asked of another replica: carried out here if this replica plays the task. */
   cancelHere(taskId: string): void;
 }
 
@@ -53,7 +53,9 @@ export function applyEntry(entry: Entry, from: string, to: MirrorTarget): void {
     case 'pause':
       return ledger.paused(entry.taskId, entry.pause);
     case 'end':
-      return ledger.forget(entry.taskId);
+      ledger.forget(entry.taskId);
+      // A run this replica kept from before (paused here, then ended elsewhere) is over too.
+      return to.release(entry.taskId);
     case 'cancel':
       ledger.cancelRequested(entry.taskId);
       return to.cancelHere(entry.taskId);

@@ -16,6 +16,7 @@ import { A2AError } from '../domain/errors.js';
 import { placeOf } from '../domain/scope.js';
 import type { PushConfig } from '../domain/types.js';
 import type { PausePoint } from '../engine/plan.js';
+import { loadFaker } from '../lib/fake-data.js';
 import type { Logger } from '../lib/log.js';
 import { every, wallDelay, wallNow } from '../lib/clock.js';
 import type { SharedPlay, SharedPlays, TaskPlayer, TurnState } from '../runtime/plays.js';
@@ -85,6 +86,8 @@ export class Replica implements SharedPlays {
     plane.journal.onComplete((request) =>
       this.publishUnlessMirroring({ kind: 'request', request: withoutN(request) }),
     );
+    // A task taken over from another replica may render fake data at any moment, from a timer.
+    await loadFaker();
     this.reader.start();
     await this.sync();
     await this.tick();
@@ -201,7 +204,9 @@ export class Replica implements SharedPlays {
           this.held.delete(taskId);
           this.playerOf(taskId)?.release(taskId);
         },
-        cancelHere: (taskId) => this.playerOf(taskId)?.cancelHere(taskId),
+        cancelHere: (taskId) => {
+          if (this.held.has(taskId)) this.playerOf(taskId)?.cancelHere(taskId);
+        },
       });
     } catch (error) {
       this.logger.warn(`replica: an entry from replica ${from} does not apply here: ${messageOf(error)}`);

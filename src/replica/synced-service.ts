@@ -1,8 +1,8 @@
 /**
  * In front of an agent's service on a replica: each call first waits until this replica has
  * applied everything the shared log held when the call came, so a task made through one replica
- * is there when the next call reaches another. When the store is away, the call is refused with
- * UnavailableError in the binding's own error shape.
+ * is there when the next call reaches another; a change is answered once it is in the store.
+ * When the store is away, the call is refused with UnavailableError in the binding's own shape.
  */
 import type { ListTasksQuery, PushConfigInput, SendRequest } from '../domain/types.js';
 import type { WireService } from '../chaos/wire.js';
@@ -11,7 +11,7 @@ import type { CallContext, PushConfigPageQuery } from '../runtime/api.js';
 export class SyncedService implements WireService {
   constructor(
     private readonly inner: WireService,
-    private readonly replica: { sync(): Promise<void> },
+    private readonly replica: { sync(): Promise<void>; flushed(): Promise<void> },
   ) {}
 
   async send(request: SendRequest, ctx: CallContext) {
@@ -46,7 +46,9 @@ export class SyncedService implements WireService {
 
   async createPushConfig(taskId: string, input: PushConfigInput, ctx: CallContext) {
     await this.replica.sync();
-    return this.inner.createPushConfig(taskId, input, ctx);
+    const config = await this.inner.createPushConfig(taskId, input, ctx);
+    await this.replica.flushed();
+    return config;
   }
 
   async getPushConfig(taskId: string, configId: string | undefined, ctx: CallContext) {
@@ -61,6 +63,7 @@ export class SyncedService implements WireService {
 
   async deletePushConfig(taskId: string, configId: string, ctx: CallContext) {
     await this.replica.sync();
-    return this.inner.deletePushConfig(taskId, configId, ctx);
+    await this.inner.deletePushConfig(taskId, configId, ctx);
+    await this.replica.flushed();
   }
 }

@@ -38,7 +38,7 @@ function runQuickBench(
 }
 
 describe('npm run bench -- --quick', () => {
-  it('runs every workload and reports numbers for each', { timeout: 150_000 }, async () => {
+  it('runs every workload and reports numbers for each', { timeout: 200_000 }, async () => {
     const file = join(dir, 'bench.json');
     const { code, output } = await runQuickBench(file);
     expect(code, output).toBe(0);
@@ -64,6 +64,8 @@ describe('npm run bench -- --quick', () => {
         'sse-chunks-1000',
         'sse-append',
         'sse-status',
+        'replicas-send-c64',
+        'replicas-streams-1000',
       ].sort(),
     );
 
@@ -105,6 +107,13 @@ describe('npm run bench -- --quick', () => {
           expect(workload.scenarioTicks, `${name}: chunks in the scenario`).toBe(100);
         } else {
           expect(Number.isFinite(sim.fidelityP99Ms), `${name}: timing fidelity`).toBe(true);
+        }
+      } else if (workload.kind === 'replicas') {
+        // The memory store, then one and two replicas over a real redis-server.
+        for (const [setup, s] of Object.entries(workload.setups as Record<string, Obj>)) {
+          expect(s.failed, `${name} ${setup}: failed requests or streams`).toBe(0);
+          if (name.includes('send')) expect(positive(s.rps), `${name} ${setup} req/s`).toBe(true);
+          else expect(positive(s.received), `${name} ${setup}: chunks received`).toBe(true);
         }
       } else if (workload.kind === 'stream-cost') {
         // --quick plays these on the simulator only.

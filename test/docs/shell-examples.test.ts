@@ -10,6 +10,8 @@
  * The documented address, `http://127.0.0.1:41241` (or `localhost:41241`), is rewritten to the
  * simulator's. `http://127.0.0.1:41242` is where the docs put a real agent (record-and-proxy.md:
  * a second simulator stands for it): it is rewritten to the shared simulator's, which plays it.
+ * `127.0.0.1:6379` is where the docs put Redis (replicas.md): it is rewritten to a real
+ * `redis-server` the test starts.
  *
  * A block that starts a server of its own (`npm start`, `a2a-sim serve`, `npx a2a-sim`,
  * `node dist/cli/main.js`, `docker run`) runs that command for real, with its documented flags, in
@@ -38,6 +40,7 @@ import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, serve } from '../helpers/cli.js';
+import { startRedis, type RedisServer } from '../helpers/redis.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SHELLS = new Set(['sh', 'bash', 'shell', 'console']);
@@ -191,6 +194,11 @@ const EXPECTED: { file: string; block: string; output: string[] }[] = [
   },
   { file: 'docs/docker.md', block: '/scenarios', output: ['listening on', '"demo", speed 1'] },
   { file: 'docs/docker.md', block: 'A2A_SIM_ADMIN_TOKEN', output: ['listening on', '"status":"ok"'] },
+  {
+    file: 'docs/replicas.md',
+    block: '--store redis://',
+    output: ['as replica', '"kind":"redis"', '"up":true'],
+  },
 ];
 
 /** Lines that start a server: after any `VAR=value` words (and `npm ci && `), the command. */
@@ -198,7 +206,12 @@ const SERVER_LINE =
   /^((?:[A-Z][A-Z0-9_]*=\S*\s+)*)(?:npm start\b|(?:npx\s+)?a2a-sim(?:\s+serve\b|\s+-|\s*$|\s+#)|node\s+(?:--\S+\s+)*dist\/cli\/main\.js(?:\s+serve\b|\s+-|\s*$|\s+#)|docker\s+run\b)/;
 
 /** The block as bash runs it, and whether it starts servers of its own. */
-function prepare(block: Block, port: number, agentPort = 0): { script: string; ownServer: boolean } {
+function prepare(
+  block: Block,
+  port: number,
+  agentPort = 0,
+  redisPort = 0,
+): { script: string; ownServer: boolean } {
   let lines = block.text.split('\n');
   if (block.lang === 'console') lines = lines.filter((l) => l.startsWith('$ ')).map((l) => l.slice(2));
   let heredoc: string | undefined;
@@ -222,7 +235,8 @@ function prepare(block: Block, port: number, agentPort = 0): { script: string; o
   const script = out
     .join('\n')
     .replace(/\b(127\.0\.0\.1|localhost):41241\b/g, `$1:${port}`)
-    .replace(/\b(127\.0\.0\.1|localhost):41242\b/g, `$1:${agentPort}`);
+    .replace(/\b(127\.0\.0\.1|localhost):41242\b/g, `$1:${agentPort}`)
+    .replace(/\b(127\.0\.0\.1|localhost):6379\b/g, `$1:${redisPort}`);
   return { script, ownServer };
 }
 
@@ -293,6 +307,7 @@ let work: string;
 let bin: string;
 let shared: ReturnType<typeof serve>;
 let sharedPort: number;
+let redis: RedisServer;
 
 async function writeScript(path: string, text: string) {
   await writeFile(path, text, { mode: 0o755 });
@@ -326,10 +341,12 @@ beforeAll(async () => {
   );
   shared = serve(['serve', '--port', '0', '--speed', '0']);
   sharedPort = Number(new URL(await shared.url).port);
+  redis = await startRedis();
 });
 
 afterAll(async () => {
   await shared?.stop();
+  await redis?.stop();
   if (work) await rm(work, { recursive: true, force: true });
 });
 
@@ -351,7 +368,7 @@ async function runBlock(block: Block): Promise<{ code: number | null; output: st
   }
   const probe = prepare(block, 0);
   const port = probe.ownServer ? await freePort() : sharedPort;
-  const { script } = prepare(block, port, sharedPort);
+  const { script } = prepare(block, port, sharedPort, redis.port);
   const pids = join(dir, 'servers');
   await writeFile(pids, '');
   const env: Record<string, string> = {};

@@ -100,6 +100,35 @@ describe('replicas sharing a Redis store', () => {
     expect((await getJson(a!, `/tasks/${id}`, V1_HEADERS)).body.status.state).toBe('TASK_STATE_CANCELED');
   });
 
+  it('a task waiting for input on one replica is cancelled through another, and seen ended by both', async () => {
+    const {
+      urls: [a, b],
+    } = await replicas(2);
+    const asked = await postJson(a!, '/message:send', v1Send('Book me a flight'), V1_HEADERS);
+    expect(asked.body.task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    const id = asked.body.task.id as string;
+    expect((await postJson(b!, `/tasks/${id}:cancel`, {}, V1_HEADERS)).status).toBe(200);
+    // The cancel takes the scenario's delay to take effect, on the replica that takes the task.
+    await until(
+      async () => (await getJson(a!, `/tasks/${id}`, V1_HEADERS)).body.status.state === 'TASK_STATE_CANCELED',
+    );
+    for (const target of [a!, b!]) {
+      const { events } = (await admin(target, 'GET', `/tasks/${id}`)).body as { events: any[] };
+      const states = events.filter((e) => e.event.kind === 'status').map((e) => e.event.status.state);
+      expect(states).toEqual(['working', 'input-required', 'canceled']);
+    }
+    // Ended for every replica: a follow-up is refused on both.
+    for (const target of [a!, b!]) {
+      const followUp = await postJson(
+        target,
+        '/message:send',
+        v1Send('From Paris to Rome', { taskId: id }),
+        V1_HEADERS,
+      );
+      expect(followUp.body.error.message).toContain('already canceled');
+    }
+  });
+
   it('a stream cut on one replica resumes on another with every event exactly once', async () => {
     const {
       urls: [a, b],
@@ -226,6 +255,7 @@ describe('a Redis that goes away', () => {
       expect(rest.status).toBe(503);
       expect(rest.body.error.status).toBe('UNAVAILABLE');
       expect(rest.body.error.message).toContain('shared store');
+      expect(rest.headers.get('retry-after')).toBe('1');
       const rpc = await postJson(
         b!,
         '/',
