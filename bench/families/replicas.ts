@@ -9,8 +9,6 @@
  * their load and with Redis, so the figures say what a second process costs and gives here, not
  * what a second machine would.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { LoadJob, LoadResult } from '../load.js';
 import type { SseJob, SseResult } from '../sse-client.js';
@@ -31,6 +29,7 @@ import {
 } from '../lib/procs.js';
 import { REST_SEND_BODY, V1_HEADERS, warmStream } from '../lib/requests.js';
 import { medianOf, sumOf } from '../lib/stats.js';
+import { startRedis, type RedisServer } from '../../test/helpers/redis.js';
 import { ticksIn } from './sse-run.js';
 
 type Setup = 'memory' | 'redis-1' | 'redis-2';
@@ -80,32 +79,9 @@ interface ReplicaRun {
   serverCpu: number | null;
 }
 
-let redis: { port: number; child: ChildProcess } | undefined;
+let redis: RedisServer | undefined;
 let runs = 0;
 const loadWorkers: LineWorker[] = [];
-
-async function startRedis(): Promise<{ port: number; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  child.once('error', (error) => {
-    throw new Error(`redis-server could not start (apt-get install redis-server): ${error.message}`);
-  });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      if (out.includes('Ready to accept connections')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${out}`)));
-  });
-  return { port, child };
-}
 
 async function replicasFor(setup: Setup, bench: Bench, flags: { scenarioDir?: string; speed?: number }) {
   const count = setup === 'redis-2' ? 2 : 1;
@@ -295,18 +271,7 @@ export const replicasFamily: WorkloadFamily<
     }),
   async close() {
     await Promise.all(loadWorkers.splice(0).map((w) => w.close()));
-    if (redis) await stopChild(redis.child);
+    await redis?.stop();
     redis = undefined;
   },
 };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}

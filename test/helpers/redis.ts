@@ -1,6 +1,7 @@
 /**
- * A real `redis-server` for the replica tests: on a free port, persistence off, in its own
- * process; it can be stopped and started again on the same port, as a Redis restart mid-run.
+ * A real `redis-server` for the replica tests, the documentation's examples and the bench: on a
+ * free port, persistence off, in its own process; it can be stopped and started again on the same
+ * port, as a Redis restart mid-run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';

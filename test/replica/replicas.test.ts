@@ -219,7 +219,7 @@ describe('replicas sharing a Redis store', () => {
     }
   });
 
-  it('applies a reset and a chaos change made through one replica to all, and shows every replica the journal', async () => {
+  it('applies a reset and a chaos change made through one replica to all, and shows every replica the journal and push configs', async () => {
     const {
       urls: [a, b],
     } = await replicas(2);
@@ -229,6 +229,14 @@ describe('replicas sharing a Redis store', () => {
       replica?: string;
     }[];
     expect(requests.find((r) => r.taskId === sent.body.task.id)?.replica).toMatch(/\S/);
+
+    const taskId = sent.body.task.id as string;
+    const hook = { url: 'http://127.0.0.1:9/hook', id: 'hook-1' };
+    expect((await postJson(a!, `/tasks/${taskId}/pushNotificationConfigs`, hook, V1_HEADERS)).status).toBe(
+      201,
+    );
+    const configs = await getJson(b!, `/tasks/${taskId}/pushNotificationConfigs`, V1_HEADERS);
+    expect(configs.body.configs.map((c: { id: string }) => c.id)).toEqual(['hook-1']);
 
     expect((await admin(a!, 'PUT', '/chaos', { chaos: 'flaky-mobile' })).status).toBe(200);
     expect((await admin(b!, 'GET', '/chaos')).body.active).toBe('flaky-mobile');
