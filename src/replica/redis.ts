@@ -6,7 +6,7 @@
  * carries what this replica logs, in order, and holds it through an outage to send it when Redis
  * is back; `follower` blocks on the shared log.
  */
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
 import type { RedisStoreSettings } from './store-url.js';
 
 /**
@@ -61,6 +61,8 @@ export class RedisLink {
 
   /** Connects, or fails with what went wrong and where: a wrong URL stops the start. */
   static async connect(settings: RedisStoreSettings): Promise<RedisLink> {
+    // Loaded here, not with the simulator: a process on the memory store never pays for it.
+    const { Redis } = await import('ioredis');
     const base: RedisOptions = {
       host: settings.host,
       port: settings.port,
