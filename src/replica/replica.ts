@@ -68,7 +68,11 @@ export class Replica implements SharedPlays {
       const created = event.seq === 1 && { place: placeOf(record.scope), scenario: record.scenarioId };
       this.appendHeld(record.id, { kind: 'event', ...created, event });
     });
-    store.onEvict((record) => this.ledger.forget(record.id));
+    store.onEvict((record) => {
+      this.ledger.forget(record.id);
+      // Removed here (a reset, retention, a stop): another replica that still has it may play it.
+      if (this.held.has(record.id)) this.letGo(record.id);
+    });
   }
 
   /** Connects to the store; a wrong URL or an unreachable Redis is an error naming it. */

@@ -191,6 +191,26 @@ describe('replicas sharing a Redis store', () => {
     }
   });
 
+  it('a replica stopped cleanly hands its running task over, and the resume on another reaches the end', async () => {
+    const {
+      urls: [a, b],
+      processes: [stopping],
+    } = await replicas(2);
+    const first = await postSse(`${a}/message:stream`, v1Send(REPORT), V1_HEADERS);
+    const before = [(await first.next())!, (await first.next())!];
+    expect(await stopping!.stop()).toBe(0);
+    const taskId = before[0]!.json.task.id as string;
+    const after = await (
+      await getSse(`${b}/tasks/${taskId}:subscribe`, {
+        ...V1_HEADERS,
+        ...cursorHeader(Number(before.at(-1)!.id)),
+      })
+    ).rest();
+    const events = [...before, ...after];
+    expect(seqsOf(events)).toEqual(events.map((_, i) => i + 1));
+    expect(events.at(-1)!.json.statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
+  });
+
   it('gives the ids and content one memory-store process gives for the same seed and requests', async () => {
     const { urls } = await replicas(2);
     const memory = await memorySimulator();
