@@ -103,8 +103,8 @@ export interface Simulator {
    * scenario files and an agent file (again on every call, with all recorded so far).
    */
   recording?: Pick<Recording, 'stop' | 'onStop'>;
-  /** With `store: 'redis://…'`: this replica, its store and how many replicas share it. */
-  replica?: ReplicaHealth;
+  /** With `store: 'redis://…'`: this replica's health, its store and how many replicas share it now. */
+  replica?: { health(): ReplicaHealth };
   /** Stops listening, ends open streams and stops every running task. */
   close(): Promise<void>;
 }
@@ -184,13 +184,13 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     logger: settings.logger,
     verdicts: (client) => shared.judge.verdicts(client),
     ...(recording && { recording }),
-    ...(shared.replica && { replica: shared.replica.health() }),
+    ...(shared.replica && { replica: shared.replica }),
     close: async () => {
       unwatch();
       // Upgraded sockets are no longer the HTTP server's to close.
       feed.close();
       shared.store.clear();
-      // A replica gives its leases up: the other replicas take its tasks over at once.
+      // A replica gives its leases up: the others take its tasks at their next look, not a lease later.
       await shared.replica?.close();
       await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

@@ -12,6 +12,7 @@ import { placeOf } from '../domain/scope.js';
 import type { LoggedEvent } from '../domain/types.js';
 import { scenarioSummary } from '../scenario/describe.js';
 import { formatIssue } from '../scenario/load.js';
+import type { ReplicaHealth } from '../replica/replica.js';
 import type { TaskRecord } from '../store/task-store.js';
 import type { Agents, Shared } from './agents.js';
 import type { Catalog } from './catalog.js';
@@ -50,7 +51,7 @@ export function composeControl(
     ...(settings.adminToken !== undefined && { adminToken: settings.adminToken }),
     ...(replica && { sync: () => replica.sync(), changed: (change) => replica.changed(change) }),
     health: () => ({
-      ...(replica && { status: replica.health().up ? 'ok' : 'store-unavailable', store: replica.health() }),
+      ...(replica && storeHealth(replica.health())),
       version: VERSION,
       // Clock time, virtual or real: what the dashboard measures task ages against.
       now: new Date(clock.now()).toISOString(),
@@ -73,6 +74,11 @@ export function composeControl(
     }),
     clearVerdicts: () => judge.clear(),
   };
+}
+
+/** A replica's health says whether its shared store is up: a load balancer reads the status. */
+function storeHealth(store: ReplicaHealth) {
+  return { status: store.up ? 'ok' : 'store-unavailable', store };
 }
 
 function taskCreatedBody(record: TaskRecord, event: LoggedEvent): SimEventBody {

@@ -19,7 +19,7 @@ export class PlayLedger {
   }
 
   turnStarted(taskId: string, turn: TurnState, player: string): void {
-    this.plays.set(taskId, { turn, player, ended: false, cancelRequested: false });
+    this.plays.set(taskId, { turn, player, cancelRequested: false });
   }
 
   paused(taskId: string, pause: PausePoint): void {
@@ -40,11 +40,11 @@ export class PlayLedger {
     this.plays.clear();
   }
 
-  /** Tasks with a turn in progress that `replica` does not play: what it takes over when their player is gone. */
+  /** Tasks with a turn in progress that this replica does not play: what it takes over when their player is gone. */
   playedElsewhere(isPlayedHere: (taskId: string) => boolean): string[] {
     const tasks: string[] = [];
     for (const [taskId, play] of this.plays) {
-      if (!play.pause && !play.ended && !isPlayedHere(taskId)) tasks.push(taskId);
+      if (!play.pause && !isPlayedHere(taskId)) tasks.push(taskId);
     }
     return tasks;
   }

@@ -2,7 +2,6 @@
  * Follows the shared log: a blocking read on its own connection, each entry handed on in log
  * order, and a way for a request to wait until everything logged before it has been applied.
  */
-import type { Redis } from 'ioredis';
 import { deadline, wallDelay } from '../lib/clock.js';
 import type { Entry } from './mirror.js';
 import type { RedisLink } from './redis.js';
@@ -31,9 +30,9 @@ export class SharedLogReader {
     this.running = false;
   }
 
-  /** Resolves once every entry the log holds now (asked on `redis`) has been applied. */
-  async catchUp(redis: Redis): Promise<void> {
-    const [last] = await redis.xrevrange(this.key, '+', '-', 'COUNT', 1);
+  /** Resolves once every entry the log holds now has been applied. */
+  async catchUp(): Promise<void> {
+    const [last] = await this.link.requests.xrevrange(this.key, '+', '-', 'COUNT', 1);
     if (!last || !isAfter(last[0], this.applied)) return;
     await new Promise<void>((resolve, reject) => {
       const cancel = deadline(CATCH_UP_TIMEOUT_MS, () => {

@@ -91,7 +91,7 @@ function applyEvent({ place, scenario, event }: Extract<Entry, { kind: 'event' }
   const { store } = to;
   const record = store.find(event.taskId);
   if (event.seq === 1 && event.event.kind === 'task') {
-    if (!record) store.adoptCreated(scopeOf(place ?? {}), scenario ?? '', { ...event, event: event.event });
+    if (!record) store.adoptCreated(scopeOf(place ?? {}), scenario ?? '', event);
     return;
   }
   // Already here: a replica that took the task over played again what was logged before it lapsed.

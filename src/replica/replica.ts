@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { ControlPlane } from '../admin/routes.js';
+import type { ControlChange, ControlPlane } from '../admin/routes.js';
 import { A2AError } from '../domain/errors.js';
 import { placeOf } from '../domain/scope.js';
 import type { PushConfig } from '../domain/types.js';
@@ -111,17 +111,18 @@ export class Replica implements SharedPlays {
   /** Resolves once this replica has applied everything the shared log held when asked. */
   async sync(): Promise<void> {
     try {
-      await this.reader.catchUp(this.link.requests);
+      await this.reader.catchUp();
     } catch (error) {
       throw this.unavailable(error);
     }
   }
 
   /** Tells the other replicas of a reset or chaos change made through this one's control plane. */
-  changed(change: Entry): void {
+  changed(change: ControlChange): void {
     this.publish(change);
   }
 
+  /** Registers who plays the tasks of an agent (`""`: the root agent). */
   register(agent: string, player: TaskPlayer): void {
     this.players.set(agent, player);
   }
@@ -174,18 +175,19 @@ export class Replica implements SharedPlays {
   }
 
   pushConfigSet(taskId: string, config: PushConfig): void {
-    this.publishUnlessMirroring({ kind: 'push-config', taskId, config });
+    this.publish({ kind: 'push-config', taskId, config });
   }
 
   pushConfigDeleted(taskId: string, configId: string): void {
-    this.publishUnlessMirroring({ kind: 'push-config-deleted', taskId, configId });
+    this.publish({ kind: 'push-config-deleted', taskId, configId });
   }
 
+  /** Resolves once everything this replica has logged so far is in Redis. */
   async flushed(): Promise<void> {
     await this.lastWrite;
   }
 
-  /** Stops following and gives up this replica's leases, so that the others take its tasks at once. */
+  /** Stops following and gives up this replica's leases: the others take its tasks without waiting for them to lapse. */
   async close(): Promise<void> {
     this.stopTicking?.();
     this.reader.stop();
@@ -249,7 +251,7 @@ export class Replica implements SharedPlays {
     const orphans = this.ledger.playedElsewhere((taskId) => this.held.has(taskId));
     if (orphans.length === 0) return;
     // Whatever the last holder logged must be here before the turn is planned again.
-    await this.reader.catchUp(this.link.requests);
+    await this.reader.catchUp();
     const keys = orphans.map((t) => this.leaseKey(t));
     const taken = (await this.link.requests.hold(
       keys.length,

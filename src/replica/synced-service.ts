@@ -16,7 +16,9 @@ export class SyncedService implements WireService {
 
   async send(request: SendRequest, ctx: CallContext) {
     await this.replica.sync();
-    return this.inner.send(request, ctx);
+    const result = await this.inner.send(request, ctx);
+    await this.replica.flushed();
+    return result;
   }
 
   async stream(request: SendRequest, ctx: CallContext) {
@@ -36,7 +38,9 @@ export class SyncedService implements WireService {
 
   async cancelTask(id: string, ctx: CallContext) {
     await this.replica.sync();
-    return this.inner.cancelTask(id, ctx);
+    const task = await this.inner.cancelTask(id, ctx);
+    await this.replica.flushed();
+    return task;
   }
 
   async subscribe(id: string, ctx: CallContext, resume?: { afterSeq?: number }) {

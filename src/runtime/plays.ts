@@ -25,14 +25,12 @@ export interface TurnState {
   resumeFrom?: PausePoint;
 }
 
-/** What the shared record says of a task that this process may not be playing. */
+/** What the shared record says of a task in progress that this process may not be playing (an ended task has none). */
 export interface SharedPlay {
   /** The turn started last. */
   turn: TurnState;
   /** Where the script waits for the user, when it does. */
   pause?: PausePoint;
-  /** Whether the task has ended. */
-  ended: boolean;
   /** Whether a cancel was asked for that has not yet ended the task. */
   cancelRequested: boolean;
 }
@@ -64,8 +62,4 @@ export interface SharedPlays {
   cancelRequested(taskId: string): void;
   pushConfigSet(taskId: string, config: PushConfig): void;
   pushConfigDeleted(taskId: string, configId: string): void;
-  /** Resolves once everything this process has logged is in the shared record. */
-  flushed(): Promise<void>;
-  /** Registers who plays the tasks of an agent (`""`: the root agent). */
-  register(agent: string, player: TaskPlayer): void;
 }

@@ -91,9 +91,9 @@ export class SimService implements TaskService {
     }
     const { record, fromSeq } = started;
     const historyLength = request.configuration?.historyLength;
-    if (!request.configuration?.returnImmediately) await untilTurnEnds(record, fromSeq);
-    // Another replica asked next must see what this answer shows.
-    if (this.options.plays) await this.options.plays.flushed();
+    if (request.configuration?.returnImmediately)
+      return { kind: 'task', task: viewOf(record.task, { historyLength }) };
+    await untilTurnEnds(record, fromSeq);
     return { kind: 'task', task: viewOf(record.task, { historyLength }) };
   }
 
@@ -137,12 +137,14 @@ export class SimService implements TaskService {
     const record = this.find(id, ctx);
     checkCancelable(id, record.status.state);
     const { plays } = this.options;
-    if (!plays) return this.cancel(record, this.runs.get(id)?.scenario, this.runs.get(id));
-    return this.runs.claim(record).then(async (run) => {
+    if (!plays) {
+      const run = this.runs.get(id);
+      return this.cancel(record, run?.scenario, run);
+    }
+    return this.runs.claim(record).then((run) => {
       // Played by another replica: the cancel goes to it, checked against the same scenario.
       const view = this.cancel(record, run?.scenario ?? this.registry.get(record.scenarioId), run);
       plays.cancelRequested(id);
-      await plays.flushed();
       return view;
     });
   }

@@ -46,7 +46,7 @@ export class TaskRuns implements TaskPlayer {
     const run = this.runs.get(taskId);
     if (run) return run.pause !== undefined && !run.cancelPending;
     const shared = this.options.plays?.stateOf(taskId);
-    return shared?.pause !== undefined && !shared.cancelRequested && !shared.ended;
+    return shared?.pause !== undefined && !shared.cancelRequested;
   }
 
   /** Plays the first turn of a task just created. */
@@ -85,7 +85,7 @@ export class TaskRuns implements TaskPlayer {
     const record = this.options.store.find(taskId);
     const shared = this.options.plays?.stateOf(taskId);
     const scenario = record && this.options.scenarioOf(record);
-    if (!record || !shared || !scenario || shared.ended || isTerminal(record.status.state)) return false;
+    if (!record || !shared || !scenario || isTerminal(record.status.state)) return false;
     this.runs.get(taskId)?.stop();
     const run = new TaskRun(record, scenario, shared.turn.seed, this.options);
     this.runs.set(taskId, run);

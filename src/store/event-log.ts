@@ -51,7 +51,7 @@ export class EventLog {
 
   /**
    * Logs an event another process logged first, with its seq: how a replica mirrors a task played
-   * elsewhere (src/replica/). The seq must be past the newest.
+   * elsewhere (src/replica/). The seq must be the next one: the log holds no gaps.
    */
   adopt(logged: LoggedEvent): LoggedEvent {
     this.lastSeq = logged.seq;

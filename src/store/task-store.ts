@@ -157,11 +157,10 @@ export class TaskStore {
    * Stores a task another process created, its creation logged as `created` (seq 1): how a replica
    * mirrors the shared store (src/replica/).
    */
-  adoptCreated(
-    scope: Scope,
-    scenarioId: string,
-    created: LoggedEvent & { event: { kind: 'task' } },
-  ): TaskRecord {
+  adoptCreated(scope: Scope, scenarioId: string, created: LoggedEvent): TaskRecord {
+    if (created.event.kind !== 'task') {
+      throw new Error(`Task ${created.taskId} opens with a ${created.event.kind} event, not its Task.`);
+    }
     const record = this.open(created.event.task, scope, scenarioId, created.atMs);
     record.log.adopt(created);
     return record;

@@ -4,7 +4,8 @@
  * port, as a Redis restart mid-run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { Redis } from 'ioredis';
+import { freePort } from './ports.js';
 
 export interface RedisServer {
   port: number;
@@ -13,6 +14,8 @@ export interface RedisServer {
   stop(): Promise<void>;
   /** Starts it again on the same port, empty (nothing was persisted). */
   start(): Promise<void>;
+  /** The value of a key, as a client reads it. */
+  get(key: string): Promise<string | null>;
 }
 
 export async function startRedis(): Promise<RedisServer> {
@@ -23,6 +26,15 @@ export async function startRedis(): Promise<RedisServer> {
     url: `redis://127.0.0.1:${port}`,
     start: async () => {
       child = await launch(port);
+    },
+    get: async (key) => {
+      const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true });
+      try {
+        await client.connect();
+        return await client.get(key);
+      } finally {
+        client.disconnect();
+      }
     },
     stop: async () => {
       const running = child;
@@ -37,61 +49,24 @@ export async function startRedis(): Promise<RedisServer> {
   return server;
 }
 
+/** Starts redis-server and resolves once it says it accepts connections (its own log line). */
 function launch(port: number): Promise<ChildProcess> {
   const child = spawn(
     'redis-server',
-    [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-      '--loglevel',
-      'warning',
-    ],
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   return new Promise((resolve, reject) => {
     let output = '';
-    const ready = async () => {
-      for (let attempt = 0; attempt < 200; attempt++) {
-        if (child.exitCode !== null) return reject(new Error(`redis-server exited: ${output}`));
-        if (await answers(port)) return resolve(child);
-        await new Promise((r) => setTimeout(r, 25));
+    const read = (chunk: Buffer) => {
+      output += chunk;
+      if (output.includes('Ready to accept connections')) {
+        resolve(child);
       }
-      reject(new Error(`redis-server did not answer on port ${port}: ${output}`));
     };
-    child.stdout!.on('data', (chunk) => (output += chunk));
+    child.stdout!.on('data', read);
     child.stderr!.on('data', (chunk) => (output += chunk));
     child.once('error', reject);
-    void ready();
-  });
-}
-
-/** Whether something answers PING with PONG on the port. */
-async function answers(port: number): Promise<boolean> {
-  const { connect } = await import('node:net');
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('error', () => resolve(false));
-    socket.once('connect', () => socket.write('PING\r\n'));
-    socket.once('data', (data) => {
-      socket.destroy();
-      resolve(data.toString().startsWith('+PONG'));
-    });
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
+    child.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${output}`)));
   });
 }

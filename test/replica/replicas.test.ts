@@ -38,8 +38,9 @@ afterAll(async () => {
 });
 
 /** `count` replicas of one simulator, each its own process, sharing the test's Redis. */
-async function replicas(count: number) {
-  const store = `${redis.url}/0?prefix=sim${++simulators}:&lease=500ms`;
+async function replicas(count: number, lease = '500ms') {
+  const prefix = `sim${++simulators}:`;
+  const store = `${redis.url}/0?prefix=${prefix}&lease=${lease}`;
   const started = Array.from({ length: count }, () =>
     serve([
       'serve',
@@ -57,7 +58,7 @@ async function replicas(count: number) {
   );
   processes.push(...started);
   const urls = await Promise.all(started.map((p) => p.url));
-  return { urls, processes: started };
+  return { urls, processes: started, prefix };
 }
 
 /** One memory-store simulator with the replicas' seed and speed: what they must add up to. */
@@ -67,6 +68,25 @@ async function memorySimulator(): Promise<Simulator> {
 
 /** The seqs of a stream's events, from their SSE ids. */
 const seqsOf = (events: SseEvent[]) => events.map((e) => Number(e.id));
+
+/**
+ * Resumes the task of the stream `before` began, on `target`, after `before`'s last event, and
+ * reads to the end: the whole stream as the client got it.
+ */
+async function resumeToEnd(target: string, before: SseEvent[]): Promise<SseEvent[]> {
+  const taskId = before[0]!.json.task.id as string;
+  const cursor = cursorHeader(Number(before.at(-1)!.id));
+  const after = await (
+    await getSse(`${target}/tasks/${taskId}:subscribe`, { ...V1_HEADERS, ...cursor })
+  ).rest();
+  return [...before, ...after];
+}
+
+/** A stream that lost nothing: seqs 1, 2, … each once, to the task's completion. */
+function expectWholeStream(events: SseEvent[]): void {
+  expect(seqsOf(events)).toEqual(events.map((_, i) => i + 1));
+  expect(events.at(-1)!.json.statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
+}
 
 /** An event as content: what it says without the times it was said at. */
 function content(value: unknown): unknown {
@@ -107,11 +127,14 @@ describe('replicas sharing a Redis store', () => {
     const asked = await postJson(a!, '/message:send', v1Send('Book me a flight'), V1_HEADERS);
     expect(asked.body.task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     const id = asked.body.task.id as string;
+    const waiting = (await admin(a!, 'GET', `/tasks/${id}`)).body.latestSeq as number;
     expect((await postJson(b!, `/tasks/${id}:cancel`, {}, V1_HEADERS)).status).toBe(200);
-    // The cancel takes the scenario's delay to take effect, on the replica that takes the task.
-    await until(
-      async () => (await getJson(a!, `/tasks/${id}`, V1_HEADERS)).body.status.state === 'TASK_STATE_CANCELED',
-    );
+    // The cancel takes the scenario's delay to take effect, on the replica that takes the task:
+    // A follows the task from where it waited until it ends.
+    const rest = await (
+      await getSse(`${a}/tasks/${id}:subscribe`, { ...V1_HEADERS, ...cursorHeader(waiting) })
+    ).rest();
+    expect(rest.map((e) => e.json.statusUpdate?.status.state)).toEqual(['TASK_STATE_CANCELED']);
     for (const target of [a!, b!]) {
       const { events } = (await admin(target, 'GET', `/tasks/${id}`)).body as { events: any[] };
       const states = events.filter((e) => e.event.kind === 'status').map((e) => e.event.status.state);
@@ -144,18 +167,12 @@ describe('replicas sharing a Redis store', () => {
       (await first.next())!,
     ];
     cut.abort();
-    const taskId = before[0]!.json.task.id as string;
-    const cursor = Number(before.at(-1)!.id);
-
-    const after = await (
-      await getSse(`${b}/tasks/${taskId}:subscribe`, { ...V1_HEADERS, ...cursorHeader(cursor) })
-    ).rest();
-    const seqs = [...seqsOf(before), ...seqsOf(after)];
-    expect(seqs).toEqual(seqs.map((_, i) => i + 1));
-    expect(after.at(-1)!.json.statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
+    const events = await resumeToEnd(b!, before);
+    expectWholeStream(events);
     // What the client saw is the task's log as the replica that played it kept it.
+    const taskId = before[0]!.json.task.id as string;
     const log = (await admin(a!, 'GET', `/tasks/${taskId}`)).body.events as { seq: number }[];
-    expect(log.map((e) => e.seq)).toEqual(seqs);
+    expect(log.map((e) => e.seq)).toEqual(seqsOf(events));
   });
 
   it('when a replica dies mid-stream, another takes its task over and the resume reaches the end with no gap and no duplicate', async () => {
@@ -167,17 +184,8 @@ describe('replicas sharing a Redis store', () => {
     const first = await postSse(`${a}/message:stream`, v1Send(REPORT, message), V1_HEADERS);
     const before = [(await first.next())!, (await first.next())!, (await first.next())!];
     await playing!.kill('SIGKILL');
-    const taskId = before[0]!.json.task.id as string;
-
-    const after = await (
-      await getSse(`${b}/tasks/${taskId}:subscribe`, {
-        ...V1_HEADERS,
-        ...cursorHeader(Number(before.at(-1)!.id)),
-      })
-    ).rest();
-    const events = [...before, ...after];
-    expect(seqsOf(events)).toEqual(events.map((_, i) => i + 1));
-    expect(events.at(-1)!.json.statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
+    const events = await resumeToEnd(b!, before);
+    expectWholeStream(events);
 
     // The script went on where it was: the same events one process alone gives, time aside.
     const memory = await memorySimulator();
@@ -191,24 +199,22 @@ describe('replicas sharing a Redis store', () => {
     }
   });
 
-  it('a replica stopped cleanly hands its running task over, and the resume on another reaches the end', async () => {
+  it('a replica stopped cleanly gives its leases up, and another plays its task to the end', async () => {
+    // A lease far longer than the test's wait: only a lease given up is free when the stop returns.
     const {
       urls: [a, b],
       processes: [stopping],
-    } = await replicas(2);
+      prefix,
+    } = await replicas(2, '6s');
+    const leaving = (await admin(a!, 'GET', '/health')).body.store.replica as string;
     const first = await postSse(`${a}/message:stream`, v1Send(REPORT), V1_HEADERS);
     const before = [(await first.next())!, (await first.next())!];
-    expect(await stopping!.stop()).toBe(0);
     const taskId = before[0]!.json.task.id as string;
-    const after = await (
-      await getSse(`${b}/tasks/${taskId}:subscribe`, {
-        ...V1_HEADERS,
-        ...cursorHeader(Number(before.at(-1)!.id)),
-      })
-    ).rest();
-    const events = [...before, ...after];
-    expect(seqsOf(events)).toEqual(events.map((_, i) => i + 1));
-    expect(events.at(-1)!.json.statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
+    const lease = () => redis.get(`${prefix}lease:${taskId}`);
+    expect(await lease()).toBe(leaving);
+    expect(await stopping!.stop()).toBe(0);
+    expect(await lease()).not.toBe(leaving);
+    expectWholeStream(await resumeToEnd(b!, before));
   });
 
   it('gives the ids and content one memory-store process gives for the same seed and requests', async () => {

@@ -69,13 +69,14 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     });
     const base = argv.publicUrl?.replace(/\/+$/, '') ?? sim.url;
     const scenarios = sim.service.scenarios.list().map((s) => s.id);
+    const store = sim.replica?.health();
     process.stdout.write(
       [
         `a2a-sim ${VERSION} listening on ${sim.url}`,
         `  agent card  ${base}/.well-known/agent-card.json`,
         `  JSON-RPC    POST ${base}/  (A2A 1.0: SendMessage, GetTask, ...)`,
         `  REST        ${base}/message:send, ${base}/tasks/{id}, ...  (A2A 1.0)`,
-        ...(sim.replica ? [`  store       ${sim.replica.url}, as replica ${sim.replica.replica}`] : []),
+        ...(store ? [`  store       ${store.url}, as replica ${store.replica}`] : []),
         `  scenarios   ${scenarios.length}: ${scenarios.join(', ')}${sim.issues.length ? ` (${sim.issues.length} problem(s), see above)` : ''}`,
         ...sim.agents.map(
           (agent) => `  agent       ${agent.id}: ${base}/agents/${agent.id}/.well-known/agent-card.json`,
