@@ -47,7 +47,7 @@ export function buildHttp(
   agents: readonly MountedAgent[],
   { gateway, plane }: AppOptions,
 ): SimulatorHttp {
-  const journal = journalRequests(plane.journal, plane.faults, plane.events, plane.clock);
+  const journal = journalRequests(plane.journal, plane.events, plane.clock);
   const root = agentSurface(context);
   const defined = new Map(agents.map((agent) => [agent.id, agentSurface(agent.context)]));
   const gatewayPath = `${gateway.prefix}/agents/a2a`.toLowerCase();
@@ -58,23 +58,23 @@ export function buildHttp(
 
   // Every request to an agent, whatever its binding, goes into the journal.
   const serveA2A = (req: IncomingMessage, res: ServerResponse): void => {
-    const trace = journal(req, res);
+    const exchange = journal(req, res);
     try {
       const target = requestTarget(req.url);
       const path = withoutTrailingSlash(target.pathname);
       // First the gateway (the agent id `a2a` is reserved for it), then the defined agents, then
       // the root agent, whose REST paths would otherwise read `/agents/...` as a tenant "agents".
       if (req.method === 'POST' && path.toLowerCase() === gatewayPath) {
-        void gatewayEndpointOf(req, res, trace);
+        void gatewayEndpointOf(req, res, exchange);
         return;
       }
       const mount = agentMount(target);
       if (!mount) {
-        root(req, res, trace, target, '');
+        root(req, res, exchange, target, '');
         return;
       }
       const surface = defined.get(mount.id);
-      if (surface) surface(req, res, trace, mount.target, `/agents/${mount.id}`);
+      if (surface) surface(req, res, exchange, mount.target, `/agents/${mount.id}`);
       else unknownAgent(req, res, mount.id, [...defined.keys()]);
     } catch (error) {
       answerFailure(res, error, context.report, (failure) => sendRestError(req, res, failure));

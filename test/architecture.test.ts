@@ -235,6 +235,11 @@ describe('layering', () => {
     ).toEqual([]);
   });
 
+  it('the bindings take their contract from src/calls/, never from the chaos layer', () => {
+    const bad = violations(under('bindings'), (t) => t.kind === 'src' && t.rel.startsWith('chaos/'));
+    expect(bad).toEqual([]);
+  });
+
   it('yargs is imported only under src/cli/', () => {
     const outside = FILES.filter((f) => !f.rel.startsWith('cli/'));
     expect(violations(outside, (t) => t.kind === 'package' && t.name === 'yargs')).toEqual([]);
@@ -266,6 +271,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['bindings'],
   ['verdicts'],
   ['chaos', 'push'],
+  ['calls'],
   ['runtime'],
   ['engine', 'store', 'agents'],
   ['scenario'],

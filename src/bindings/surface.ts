@@ -18,7 +18,7 @@ import { clientOf, type BindingContext } from './shared/context.js';
 import { answerFailure } from './shared/errors.js';
 import { declaredVersion, type RequestTarget } from './shared/http.js';
 import { jsonRpcEndpoint } from './shared/jsonrpc-endpoint.js';
-import type { RequestTrace } from './shared/trace.js';
+import type { Exchange } from '../calls/exchange.js';
 
 /** The JSON-RPC dialects of every agent's endpoint; the first answers when nothing tells them apart. */
 const JSONRPC_DIALECTS = [JSONRPC_V1, JSONRPC_V03];
@@ -28,7 +28,7 @@ const CARD_PATHS: ReadonlySet<string> = new Set(['/.well-known/agent-card.json',
 export type AgentSurface = (
   req: IncomingMessage,
   res: ServerResponse,
-  trace: RequestTrace,
+  exchange: Exchange,
   /** The path below the agent's base, with the query. */
   target: RequestTarget,
   /** Where the agent is mounted: `""` or `/agents/{id}`, for messages. */
@@ -37,7 +37,7 @@ export type AgentSurface = (
 
 export function agentSurface(context: BindingContext): AgentSurface {
   const rpc = jsonRpcEndpoint(context, JSONRPC_DIALECTS);
-  return (req, res, trace, target, base) => {
+  return (req, res, exchange, target, base) => {
     const method = req.method ?? '';
     // Like the routers clients know: one trailing slash names the same path.
     const path = withoutTrailingSlash(target.pathname);
@@ -45,7 +45,9 @@ export function agentSurface(context: BindingContext): AgentSurface {
       try {
         const conditional =
           req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined;
-        context.onCardFetched?.(clientOf(req), conditional);
+        exchange.fetchedCard(conditional);
+        exchange.client = clientOf(req);
+        context.onCardFetched?.(exchange);
         context.cards.serve(req, res, declaredVersion(req, target.query));
       } catch (error) {
         answerFailure(res, error, context.report, (failure) => sendRestError(req, res, failure));
@@ -53,7 +55,7 @@ export function agentSurface(context: BindingContext): AgentSurface {
       return;
     }
     if (method === 'POST' && (path === '/' || path === '')) {
-      void rpc(req, res, trace);
+      void rpc(req, res, exchange);
       return;
     }
     let route;
@@ -64,7 +66,7 @@ export function agentSurface(context: BindingContext): AgentSurface {
       return;
     }
     if (route) {
-      void serveRest(context, route, req, res, target, trace);
+      void serveRest(context, route, req, res, target, exchange);
       return;
     }
     sendRestError(

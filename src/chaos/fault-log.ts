@@ -4,7 +4,7 @@
  * A bounded ring: the newest `capacity` records are kept.
  */
 import { RingLog } from '../lib/ring-log.js';
-import type { WireRequest } from '../runtime/api.js';
+import type { RequestSummary } from '../calls/exchange.js';
 
 export type FaultKind = 'drop' | 'duplicate' | 'delay' | 'error' | 'quirk';
 
@@ -21,7 +21,8 @@ export interface FaultRecord {
   taskId?: string;
   /** The seq of the event the fault is about (for a drop: the last one delivered). */
   seq?: number;
-  request?: WireRequest;
+  /** The request it hit, as its binding read it. */
+  request?: RequestSummary;
   /** The replica that recorded it, when another replica of a shared store did (its numbers are its own). */
   replica?: string;
 }

@@ -14,7 +14,7 @@ import { sampleDelay } from '../lib/delay.js';
 import type { Clock, Timer } from '../lib/clock.js';
 import type { Random } from '../lib/random.js';
 import type { StreamItem, TaskStream } from '../runtime/stream.js';
-import type { DataItem, WireItem, WireSink, WireStream } from './wire.js';
+import type { DataItem, WireItem, WireSink, WireStream } from '../calls/wire.js';
 import type { FaultKind } from './fault-log.js';
 import type { ChaosPlan } from './plan.js';
 import type { Quirk } from './profile.js';
@@ -48,9 +48,9 @@ type Queued =
  *
  * @example
  * const stream = chaoticStream(followTask(record, options), plan, {
- *   clock, random: chaos.fork(`connection-${n}`), record: (f) => faults.record({ ...f, profile, at }),
+ *   clock, random: new Random(`${seed}/chaos/stream-${n}`), record: (fault) => faults.record({ ...fault, profile, at }),
  * });
- * pipeToSse(req, res, stream, keepAlive, encoding, report);
+ * pipeToSse(res, stream, { keepAlive, encoding, report, exchange });
  */
 export function chaoticStream(inner: TaskStream, plan: ChaosPlan, deps: StreamChaosDeps): WireStream {
   const quiet = !plan.firstByte && !plan.perEvent && !plan.drop && !plan.duplicate && plan.quirks.size === 0;

@@ -9,12 +9,12 @@ import { agentCalls, tenantCalls, type BindingContext } from '../bindings/shared
 import { pushBody } from '../bindings/push-body.js';
 import { KeepAliveHub } from '../bindings/shared/sse.js';
 import { describeFault, FaultLog } from '../chaos/fault-log.js';
-import { ChaosService } from '../chaos/service.js';
+import { chaosLayer } from '../chaos/layer.js';
 import { GlobalChaos } from '../chaos/setting.js';
 import { DeliveryLog, describeDelivery } from '../push/delivery-log.js';
 import { PushDispatcher } from '../push/dispatcher.js';
 import { Replica } from '../replica/replica.js';
-import { SyncedService } from '../replica/synced-service.js';
+import { syncLayer } from '../replica/sync-layer.js';
 import { ProxyService } from '../runtime/proxy.js';
 import { SimService } from '../runtime/service.js';
 import type { ConnectedUpstream } from '../upstream/agent.js';
@@ -22,7 +22,8 @@ import { summarizeCard } from '../upstream/card.js';
 import type { Scenario, SkillInfo } from '../scenario/model.js';
 import { ScenarioRegistry } from '../scenario/registry.js';
 import { Judge } from '../verdicts/judge.js';
-import { Witness } from '../verdicts/witness.js';
+import { witnessLayer } from '../verdicts/witness.js';
+import { perform, pipeline } from '../calls/pipeline.js';
 import { TaskStore } from '../store/task-store.js';
 import type { Catalog } from './catalog.js';
 import type { Settings } from './settings.js';
@@ -91,10 +92,6 @@ export function createShared(settings: Settings, chaosProfiles: Catalog['chaosPr
       return record && { state: record.status.state, latestSeq: record.log.latestSeq };
     },
     ...(settings.verdicts && { thresholds: settings.verdicts }),
-  });
-  // A drop that closed the stream cleanly looks like its end on the wire: the fault says otherwise.
-  faults.onRecord((fault) => {
-    if (fault.kind === 'drop' && fault.request) judge.cut(fault.request);
   });
   return {
     store,
@@ -209,7 +206,8 @@ export function serveAgent(settings: Settings, shared: Shared, plan: AgentPlan):
         : scenarioSkills,
     clock,
   );
-  const chaos = new ChaosService(proxy ?? service, {
+  const played = proxy ?? service;
+  const chaos = chaosLayer(played, {
     clock,
     seed: plan.seed,
     profiles: shared.chaos.profiles,
@@ -217,12 +215,13 @@ export function serveAgent(settings: Settings, shared: Shared, plan: AgentPlan):
     global: shared.chaos,
   });
   const { judge, replica } = shared;
-  // What each client is given is watched after chaos, as the client gets it.
-  const witnessed = new Witness(chaos, judge, clock);
+  // What each client is given is witnessed after chaos, as the client gets it.
+  const witness = witnessLayer(judge, clock);
   const context: BindingContext = {
-    service: replica ? new SyncedService(witnessed, replica) : witnessed,
-    onCardFetched: (client, conditional) =>
-      judge.observe(client, { atMs: clock.now(), kind: 'card', conditional }),
+    serve: pipeline(replica ? [syncLayer(replica), witness, chaos] : [witness, chaos], perform(played)),
+    onCardFetched: (exchange) => {
+      if (exchange.client) judge.observe(exchange.client, exchange);
+    },
     keepAlive: shared.keepAlive,
     cards,
     maxBodyBytes: settings.maxBodyBytes,

@@ -33,7 +33,7 @@ export function composeControl(
   });
   faults.onRecord((fault) => events.publish({ type: 'chaos:fault', fault }));
   const journal = new RequestJournal(settings.journalSize);
-  journal.onComplete((entry) => logRequest(settings.logger, entry, (id) => store.find(id)?.scenarioId));
+  journal.onComplete((exchange) => logRequest(settings.logger, exchange, (id) => store.find(id)?.scenarioId));
   deliveries.onRecord((delivery) => events.publish({ type: 'push:attempt', delivery }));
   const { judge } = shared;
   judge.onChange(

@@ -72,7 +72,7 @@ export function applyEntry(entry: Entry, from: string, to: MirrorTarget): void {
       plane.deliveries.record({ ...entry.delivery, replica: from });
       return;
     case 'request':
-      plane.journal.record({ ...entry.request, replica: from });
+      plane.journal.adopt(entry.request, from);
       return;
     case 'reset':
       resetPlane(plane, entry.filter);

@@ -87,8 +87,8 @@ export class Replica implements SharedPlays {
     plane.deliveries.onRecord((delivery) =>
       this.publishUnlessMirroring({ kind: 'delivery', delivery: withoutN(delivery) }),
     );
-    plane.journal.onComplete((request) =>
-      this.publishUnlessMirroring({ kind: 'request', request: withoutN(request) }),
+    plane.journal.onComplete((exchange) =>
+      this.publishUnlessMirroring({ kind: 'request', request: withoutN(exchange.toJSON()) }),
     );
     // A task taken over from another replica may render fake data at any moment, from a timer.
     await loadFaker();

@@ -21,7 +21,7 @@ import type {
 import type { Scope } from '../domain/scope.js';
 import type { DelaySpec } from '../lib/delay.js';
 import type { Scenario } from '../scenario/model.js';
-import type { ScenarioRegistry } from '../scenario/registry.js';
+import type { ScenarioRegistry, Selection } from '../scenario/registry.js';
 import type { TaskRecord } from '../store/task-store.js';
 import type { TaskStream } from './stream.js';
 
@@ -33,15 +33,20 @@ export interface CallContext {
    * if there is one (the gateway dialect's follow-up); otherwise it starts a new task in the context.
    */
   continueInContext?: boolean;
-  /** The wire request behind the call: what chaos keys on and what its records name. */
-  request?: WireRequest;
+  /** The A2A version of the binding's shapes: webhooks made on it receive the same. */
+  version?: PushDialect;
   /** Who is calling, as far as the simulator can tell: what its verdicts are kept under. */
   client?: ClientIdentity;
   /** Headers of the call that a real agent behind the simulator should see (credentials, extensions). */
   upstreamHeaders?: Record<string, string>;
   /** How the webhooks this call creates misbehave (set by the chaos layer). */
   deliveryChaos?: DeliveryChaos;
+  /** The scenario a message matched, once matched: a message is matched once per call. */
+  matched?: { message: Message; selection: ScenarioSelection };
 }
+
+/** A message's scenario, as the registry chose it. */
+export type ScenarioSelection = Selection;
 
 /**
  * A client told apart from the others: by its `X-Sim-Client` header, else its API key (a digest,
@@ -52,24 +57,9 @@ export interface ClientIdentity {
   by: 'header' | 'api-key' | 'address';
 }
 
-export interface WireRequest {
-  /** e.g. `REST`, `JSON-RPC 1.0`, `JSON-RPC 0.3`, `gateway`. */
-  binding: string;
-  /** The A2A version of its shapes: webhooks made on it receive the same. */
-  version: PushDialect;
-  /** e.g. `POST /message:stream`, `SendMessage`, `tasks/resubscribe`. */
-  operation: string;
-  /** The JSON-RPC request id, if any. */
-  id?: string | number | null;
-  /** The `X-Sim-Chaos` header, as sent. */
-  chaos?: string;
-  /** The scope the call acts in. */
-  scope?: Scope;
-}
-
 type Awaitable<T> = T | Promise<T>;
 
-/** What the bindings call: the simulator itself, or the chaos layer in front of it. */
+/** The operations, as the service that plays them offers them (calls/pipeline.ts `perform`). */
 export interface A2AService {
   send(request: SendRequest, ctx: CallContext): Promise<SendResult>;
   stream(request: SendRequest, ctx: CallContext): Promise<TaskStream>;

@@ -17,7 +17,6 @@ import type {
   Task,
   TaskView,
 } from '../domain/types.js';
-import { textOf } from '../engine/plan.js';
 import type { Clock } from '../lib/clock.js';
 import { merge } from '../lib/objects.js';
 import type { Scenario } from '../scenario/model.js';
@@ -186,11 +185,7 @@ export class ProxyService implements TaskService {
     if (message.taskId !== undefined) return this.runOf(message.taskId, ctx) !== undefined;
     if (this.waitingIn(message, ctx)) return true;
     if (this.options.mode === 'all') return true;
-    const selection = this.inner.scenarios.select({
-      text: textOf(message),
-      messageId: message.messageId,
-      metadata: { ...request.metadata, ...message.metadata },
-    });
+    const selection = this.inner.match(message, { ...request.metadata, ...message.metadata }, ctx);
     return selection.kind === 'none' || (selection.kind === 'matched' && selection.by === 'fallback');
   }
 

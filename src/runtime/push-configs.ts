@@ -51,7 +51,7 @@ export class PushConfigs {
       ...input,
       id: input.id ?? new Random(`${seed}/push/${record.log.latestSeq}/${pushConfigs.size}`).uuid(),
       taskId: record.id,
-      dialect: ctx.request?.version ?? '1.0',
+      dialect: ctx.version ?? '1.0',
     };
     const previous = pushConfigs.get(config.id);
     if (previous) delivery.stop(previous);

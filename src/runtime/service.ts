@@ -26,7 +26,14 @@ import { taskStreams } from '../lib/random.js';
 import type { Scenario } from '../scenario/model.js';
 import type { ScenarioRegistry } from '../scenario/registry.js';
 import type { TaskRecord, TaskStore } from '../store/task-store.js';
-import type { CallContext, PushConfigPage, PushConfigPageQuery, PushDelivery, TaskService } from './api.js';
+import type {
+  CallContext,
+  PushConfigPage,
+  PushConfigPageQuery,
+  PushDelivery,
+  ScenarioSelection,
+  TaskService,
+} from './api.js';
 import { checkCancelable, checkCursor, checkHistoryLength, checkPageSize } from './checks.js';
 import { checkInputModes, checkOutputModes } from './modes.js';
 import { PushConfigs } from './push-configs.js';
@@ -34,7 +41,7 @@ import type { SharedPlays, TaskPlayer } from './plays.js';
 import type { TaskRun } from './runner.js';
 import { TaskRuns, type TurnRequest } from './task-runs.js';
 import { followTask, messageStream, untilTurnEnds, type TaskStream } from './stream.js';
-import { selectScenario, viewOf } from './views.js';
+import { selectedScenario, viewOf } from './views.js';
 import { TaskSeeds } from './task-seeds.js';
 
 export interface ServiceOptions {
@@ -240,12 +247,19 @@ export class SimService implements TaskService {
   scenarioFor(request: SendRequest, ctx: CallContext): Scenario | undefined {
     const { message } = request;
     if (message.taskId !== undefined) return this.scenarioOfTask(message.taskId, ctx);
-    const selection = this.registry.select({
-      text: textOf(message),
-      messageId: message.messageId,
-      metadata: { ...request.metadata, ...message.metadata },
-    });
+    const selection = this.match(message, { ...request.metadata, ...message.metadata }, ctx);
     return selection.kind === 'matched' ? selection.scenario : undefined;
+  }
+
+  /**
+   * The scenario a new task's message plays, matched once per call: chaos and the proxy may ask
+   * before the message is played.
+   */
+  match(message: Message, metadata: JsonObject, ctx: CallContext): ScenarioSelection {
+    if (ctx.matched?.message === message) return ctx.matched.selection;
+    const selection = this.registry.select({ text: textOf(message), messageId: message.messageId, metadata });
+    ctx.matched = { message, selection };
+    return selection;
   }
 
   private find(id: string, ctx: CallContext): TaskRecord {
@@ -278,11 +292,7 @@ export class SimService implements TaskService {
       ctx.continueInContext && message.contextId !== undefined && this.waitingIn(message.contextId, ctx);
     if (waiting) return this.resume(merge(message, { taskId: waiting.id }), turn, ctx);
 
-    const scenario = selectScenario(this.registry, {
-      text: textOf(message),
-      messageId: message.messageId,
-      metadata,
-    });
+    const scenario = selectedScenario(this.match(message, metadata, ctx), this.registry);
     checkOutputModes(scenario, accepted);
     if (scenario.usesFaker) await loadFaker();
     const clock = this.options.clock;

@@ -2,7 +2,7 @@
 import { invalidParams } from '../domain/errors.js';
 import type { Task, TaskView } from '../domain/types.js';
 import type { Scenario } from '../scenario/model.js';
-import type { MatchInput, ScenarioRegistry } from '../scenario/registry.js';
+import type { ScenarioRegistry, Selection } from '../scenario/registry.js';
 
 /**
  * The task as the caller asked to see it. `artifacts` is listed when there are some, or always
@@ -24,8 +24,7 @@ export function viewOf(
 }
 
 /** The scenario a new message plays, or the InvalidParams that says why there is none. */
-export function selectScenario(registry: ScenarioRegistry, input: MatchInput): Scenario {
-  const selection = registry.select(input);
+export function selectedScenario(selection: Selection, registry: ScenarioRegistry): Scenario {
   switch (selection.kind) {
     case 'matched':
       return selection.scenario;

@@ -4,7 +4,7 @@
  * that more than one identity touched is reported as such, since its verdicts may mix two clients.
  * Memory stays bounded: calls per client and clients are capped, the oldest going first.
  */
-import type { ClientIdentity, WireRequest } from '../runtime/api.js';
+import type { ClientIdentity } from '../runtime/api.js';
 import type { Observation } from './observation.js';
 import type { Evidence, Level, Outcome, TaskFacts } from './rule.js';
 import { RULES } from './rules.js';
@@ -37,8 +37,6 @@ export interface JudgeOptions {
 
 const MAX_CALLS_PER_CLIENT = 5_000;
 const MAX_CLIENTS = 1_000;
-/** How far back a fault looks for the call it cut. */
-const RECENT = 2_000;
 
 interface ClientRecord {
   identity: ClientIdentity;
@@ -69,8 +67,8 @@ export class Judge {
     this.listeners.push({ changed, wanted });
   }
 
-  /** A call arrived; the witness fills `call` in as its answer goes out. */
-  observe(identity: ClientIdentity, call: Observation, request?: WireRequest): void {
+  /** A call arrived; its exchange record is filled in as its answer goes out. */
+  observe(identity: ClientIdentity, call: Observation): void {
     let client = this.clients.get(identity.id);
     if (!client) {
       // Past the cap, the client heard from least recently is forgotten (rare: a scan is fine).
@@ -83,7 +81,6 @@ export class Judge {
     if (client.calls.length > MAX_CALLS_PER_CLIENT * 1.25) {
       client.calls.splice(0, client.calls.length - MAX_CALLS_PER_CLIENT);
     }
-    if (request) call.request = request;
     this.touch(client);
   }
 
@@ -91,22 +88,6 @@ export class Judge {
   updated(identity: ClientIdentity | undefined): void {
     const client = identity && this.clients.get(identity.id);
     if (client) this.touch(client);
-  }
-
-  /**
-   * Chaos cut the stream that answered `request` (a drop, however it looked on the wire). Faults
-   * are rare: the recent calls are searched rather than every call indexed.
-   */
-  cut(request: WireRequest): void {
-    for (const client of this.clients.values()) {
-      for (let i = client.calls.length - 1, seen = 0; i >= 0 && seen < RECENT; i--, seen++) {
-        const call = client.calls[i]!;
-        if (call.request !== request) continue;
-        call.ended = 'cut';
-        this.touch(client);
-        return;
-      }
-    }
   }
 
   private forgetOldest(): void {

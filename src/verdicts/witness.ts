@@ -1,168 +1,114 @@
 /**
- * Watches every call as the bindings make it, between them and the chaos layer, and tells the
- * judge what each client did and what it was given: the task and state an answer showed, the
- * events a stream delivered (chaos's made-up ones marked), how the stream ended, the error and its
- * Retry-After. It changes nothing on the way.
+ * The witness: a layer of every agent's call pipeline, between the bindings and chaos, that tells
+ * the judge what each client did and what it was given. It fills in the call's exchange record (the
+ * task and state an answer showed, the events a stream delivered with chaos's made-up ones marked,
+ * how the stream ended, the error and its Retry-After) and hands the record to the judge, whose rules
+ * read it. It changes nothing on the way.
  */
+import type { Exchange, Delivered, StreamEnd } from '../calls/exchange.js';
+import type { OperationName } from '../calls/operations.js';
+import type { Layer } from '../calls/pipeline.js';
+import type { WireItem, WireSink, WireStream } from '../calls/wire.js';
 import { A2AError } from '../domain/errors.js';
-import type { SendRequest, Task } from '../domain/types.js';
+import type { SendResult, Task } from '../domain/types.js';
 import type { Clock } from '../lib/clock.js';
-import type { CallContext } from '../runtime/api.js';
-import type { WireItem, WireService, WireSink, WireStream } from '../chaos/wire.js';
 import type { Judge } from './judge.js';
-import { callKindOf, type Delivered, type Observation } from './observation.js';
 
-export class Witness implements WireService {
-  constructor(
-    private readonly inner: WireService,
-    private readonly judge: Judge,
-    private readonly clock: Clock,
-  ) {}
+/** The operations the rules judge; the others pass unwatched. */
+const WATCHED: ReadonlySet<OperationName> = new Set(['send', 'stream', 'get', 'cancel', 'subscribe']);
 
-  send(request: SendRequest, ctx: CallContext) {
-    const call = this.open(ctx, request.message.taskId);
-    return this.settle(
-      call,
-      ctx,
-      () => this.inner.send(request, ctx),
-      (result) => {
-        if (result.kind === 'task') this.showed(call, result.task);
-      },
-    );
-  }
-
-  async stream(request: SendRequest, ctx: CallContext): Promise<WireStream> {
-    const call = this.open(ctx, request.message.taskId);
-    return this.watched(call, ctx, await this.settle(call, ctx, () => this.inner.stream(request, ctx)));
-  }
-
-  getTask(id: string, historyLength: number | undefined, ctx: CallContext) {
-    const call = this.open(ctx, undefined, id);
-    return this.settle(
-      call,
-      ctx,
-      () => this.inner.getTask(id, historyLength, ctx),
-      (task) => this.showed(call, task),
-    );
-  }
-
-  listTasks(...args: Parameters<WireService['listTasks']>) {
-    return this.inner.listTasks(...args);
-  }
-
-  cancelTask(id: string, ctx: CallContext) {
-    const call = this.open(ctx, undefined, id);
-    return this.settle(
-      call,
-      ctx,
-      () => this.inner.cancelTask(id, ctx),
-      (task) => this.showed(call, task),
-    );
-  }
-
-  async subscribe(id: string, ctx: CallContext, resume: { afterSeq?: number } = {}): Promise<WireStream> {
-    const call = this.open(ctx, undefined, id);
-    if (resume.afterSeq !== undefined) call.cursor = resume.afterSeq;
-    return this.watched(call, ctx, await this.settle(call, ctx, () => this.inner.subscribe(id, ctx, resume)));
-  }
-
-  createPushConfig(...args: Parameters<WireService['createPushConfig']>) {
-    return this.inner.createPushConfig(...args);
-  }
-
-  getPushConfig(...args: Parameters<WireService['getPushConfig']>) {
-    return this.inner.getPushConfig(...args);
-  }
-
-  listPushConfigs(...args: Parameters<WireService['listPushConfigs']>) {
-    return this.inner.listPushConfigs(...args);
-  }
-
-  deletePushConfig(...args: Parameters<WireService['deletePushConfig']>) {
-    return this.inner.deletePushConfig(...args);
-  }
-
-  private open(ctx: CallContext, continues?: string, taskId?: string): Observation {
-    const call: Observation = {
-      atMs: this.clock.now(),
-      kind: callKindOf(ctx.request?.operation ?? ''),
-      ...(taskId !== undefined && { taskId }),
-      ...(continues !== undefined && { continues, taskId: continues }),
-    };
-    if (ctx.client) this.judge.observe(ctx.client, call, ctx.request);
-    return call;
-  }
-
-  /** Waits for the answer, noting what it showed, or the error and its Retry-After. */
-  private async settle<T>(
-    call: Observation,
-    ctx: CallContext,
-    answer: () => T | Promise<T>,
-    showed?: (value: T) => void,
-  ): Promise<T> {
-    try {
-      // Called in here: a refusal may be thrown at once, before any promise.
-      const value = await answer();
-      showed?.(value);
-      return value;
-    } catch (error) {
-      if (error instanceof A2AError) {
-        const { retryAfterMs } = error.details;
-        call.error = {
-          type: error.type,
-          reason: error.reason,
-          ...(retryAfterMs !== undefined && { retryAfterMs }),
-        };
-      } else {
-        call.error = { type: 'ConnectionFault', reason: (error as Error).message };
-      }
-      throw error;
-    } finally {
-      call.endedAtMs = this.clock.now();
-      this.judge.updated(ctx.client);
+export function witnessLayer(judge: Judge, clock: Clock): Layer {
+  return async (call, next) => {
+    const { operation: op, exchange, ctx } = call;
+    const { client } = ctx;
+    if (!WATCHED.has(op.name) || !client) return next(call);
+    if (op.name === 'send' || op.name === 'stream') {
+      const continues = op.request.message.taskId;
+      if (continues !== undefined) exchange.continues = exchange.taskId = continues;
+    } else if ('taskId' in op) {
+      exchange.taskId = op.taskId;
+      if (op.name === 'subscribe' && op.afterSeq !== undefined) exchange.cursor = op.afterSeq;
     }
-  }
-
-  private showed(call: Observation, task: Pick<Task, 'id' | 'status'>): void {
-    call.taskId = task.id;
-    call.state = task.status.state;
-  }
-
-  /** The stream as the connection gets it, each item noted as it goes out. */
-  private watched(call: Observation, ctx: CallContext, stream: WireStream): WireStream {
-    const delivered: Delivered[] = (call.delivered = []);
-    if (stream.taskId !== undefined) call.taskId = stream.taskId;
-    const finish = (ended: NonNullable<Observation['ended']>) => {
-      call.ended ??= ended;
-      call.endedAtMs = this.clock.now();
-      this.judge.updated(ctx.client);
+    judge.observe(client, exchange);
+    const settled = () => {
+      exchange.endedAtMs = clock.now();
+      judge.updated(client);
     };
-    return {
-      ...(stream.taskId !== undefined && { taskId: stream.taskId }),
-      ...(stream.holdsHeaders !== undefined && { holdsHeaders: stream.holdsHeaders }),
-      start: (sink: WireSink) =>
-        stream.start({
-          item: (item: WireItem) => {
-            const seen = deliveredOf(item);
-            if (seen) delivered.push(seen);
-            sink.item(item);
-          },
-          end: (error) => {
-            finish(error ? 'error' : 'clean');
-            sink.end(error);
-          },
-          open: () => sink.open(),
-          abort: (mode) => {
-            finish('cut');
-            sink.abort(mode);
-          },
-        }),
-      stop: () => {
-        finish('closed');
-        stream.stop();
-      },
-    };
+    let answer;
+    try {
+      answer = await next(call);
+    } catch (error) {
+      exchange.error = refusalOf(error);
+      settled();
+      throw error;
+    }
+    switch (op.name) {
+      case 'send': {
+        const result = answer as SendResult;
+        if (result.kind === 'task') showed(exchange, result.task);
+        break;
+      }
+      case 'get':
+      case 'cancel':
+        showed(exchange, answer as Task);
+        break;
+      default:
+        settled();
+        return watched(exchange, answer as WireStream, () => judge.updated(client), clock);
+    }
+    settled();
+    return answer;
+  };
+}
+
+function refusalOf(error: unknown): NonNullable<Exchange['error']> {
+  if (error instanceof A2AError) {
+    const { retryAfterMs } = error.details;
+    return { type: error.type, reason: error.reason, ...(retryAfterMs !== undefined && { retryAfterMs }) };
   }
+  return { type: 'ConnectionFault', reason: (error as Error).message };
+}
+
+function showed(exchange: Exchange, task: Pick<Task, 'id' | 'status'>): void {
+  exchange.taskId = task.id;
+  exchange.state = task.status.state;
+}
+
+/** The stream as the connection gets it, each item noted as it goes out. */
+function watched(exchange: Exchange, stream: WireStream, updated: () => void, clock: Clock): WireStream {
+  const delivered: Delivered[] = (exchange.delivered = []);
+  if (stream.taskId !== undefined) exchange.taskId = stream.taskId;
+  const finish = (ended: StreamEnd) => {
+    // A drop chaos made look like a clean end was already recorded as a cut.
+    exchange.ended ??= ended;
+    exchange.endedAtMs = clock.now();
+    updated();
+  };
+  return {
+    ...(stream.taskId !== undefined && { taskId: stream.taskId }),
+    ...(stream.holdsHeaders !== undefined && { holdsHeaders: stream.holdsHeaders }),
+    start: (sink: WireSink) =>
+      stream.start({
+        item: (item: WireItem) => {
+          const seen = deliveredOf(item);
+          if (seen) delivered.push(seen);
+          sink.item(item);
+        },
+        end: (error) => {
+          finish(error ? 'error' : 'clean');
+          sink.end(error);
+        },
+        open: () => sink.open(),
+        abort: (mode) => {
+          finish('cut');
+          sink.abort(mode);
+        },
+      }),
+    stop: () => {
+      finish('closed');
+      stream.stop();
+    },
+  };
 }
 
 function deliveredOf(item: WireItem): Delivered | undefined {

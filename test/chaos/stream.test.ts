@@ -9,7 +9,7 @@ import type { Quirk } from '../../src/chaos/profile.js';
 import type { Task, TaskState } from '../../src/domain/types.js';
 import { VirtualClock } from '../../src/lib/clock.js';
 import { Random } from '../../src/lib/random.js';
-import type { WireItem, WireSink } from '../../src/chaos/wire.js';
+import type { WireItem, WireSink } from '../../src/calls/wire.js';
 import type { StreamItem, StreamSink, TaskStream } from '../../src/runtime/stream.js';
 
 type Fault = Parameters<StreamChaosDeps['record']>[0];

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import * as v03Codec from '../../src/bindings/jsonrpc-v03/codec.js';
 import * as v1Codec from '../../src/bindings/v1/codec.js';
-import type { DataItem } from '../../src/chaos/wire.js';
+import type { DataItem } from '../../src/calls/wire.js';
 import { A2AError } from '../../src/domain/errors.js';
 import type { Artifact, Message, SendRequest, Task, TaskEvent, TaskStatus } from '../../src/domain/types.js';
 import { ABSENT_TIMESTAMP } from '../../src/upstream/agent-objects.js';

@@ -15,7 +15,7 @@ import type {
   TaskStatus,
   TaskView,
 } from '../../domain/types.js';
-import type { DataItem } from '../../chaos/wire.js';
+import type { DataItem } from '../../calls/wire.js';
 import { readPushConfig, readSendRequest, type SendRequestGrammar } from '../shared/send-request.js';
 import { BASE64, describe, field, join, WireReader } from '../shared/wire-reader.js';
 

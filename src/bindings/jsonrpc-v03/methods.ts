@@ -43,8 +43,8 @@ export const JSONRPC_V03: JsonRpcDialect = {
   methods: new Map<string, MethodHandler>([
     [
       'message/send',
-      async (params, { service }, call) => {
-        const result = await service.send(fromWireSendRequest(params), call());
+      async (params, _context, serve) => {
+        const result = await serve({ name: 'send', request: fromWireSendRequest(params) });
         return result.kind === 'task'
           ? { kind: 'result', result: toWireTask(result.task), about: result.task.id }
           : { kind: 'result', result: toWireMessage(result.message) };
@@ -52,76 +52,76 @@ export const JSONRPC_V03: JsonRpcDialect = {
     ],
     [
       'message/stream',
-      async (params, { service }, call) => ({
+      async (params, _context, serve) => ({
         kind: 'stream',
-        stream: await service.stream(fromWireSendRequest(params), call()),
+        stream: await serve({ name: 'stream', request: fromWireSendRequest(params) }),
       }),
     ],
     [
       'tasks/get',
-      async (params, { service }, call) => {
+      async (params, _context, serve) => {
         const { id, historyLength } = fromWireTaskIdRequest(params);
-        return {
-          kind: 'result',
-          result: toWireTask(await service.getTask(id, historyLength, call({ taskId: id }))),
-        };
+        const operation = {
+          name: 'get',
+          taskId: id,
+          ...(historyLength !== undefined && { historyLength }),
+        } as const;
+        return { kind: 'result', result: toWireTask(await serve(operation)) };
       },
     ],
     [
       'tasks/cancel',
-      async (params, { service }, call) => {
+      async (params, _context, serve) => {
         const { id } = fromWireTaskIdRequest(params);
-        return { kind: 'result', result: toWireTask(await service.cancelTask(id, call({ taskId: id }))) };
+        return { kind: 'result', result: toWireTask(await serve({ name: 'cancel', taskId: id })) };
       },
     ],
     [
       'tasks/resubscribe',
-      async (params, { service }, call, req) => {
+      async (params, _context, serve, req) => {
         // A cursor in the params wins; else a reconnecting client's Last-Event-ID is one.
         const { id, afterSeq = lastEventId(req) } = fromWireSubscribeRequest(params);
-        return {
-          kind: 'stream',
-          stream: await service.subscribe(
-            id,
-            call({ taskId: id }),
-            afterSeq === undefined ? {} : { afterSeq },
-          ),
-        };
+        const operation = {
+          name: 'subscribe',
+          taskId: id,
+          ...(afterSeq !== undefined && { afterSeq }),
+        } as const;
+        return { kind: 'stream', stream: await serve(operation) };
       },
     ],
     [
       'tasks/pushNotificationConfig/set',
-      async (params, { service }, call) => {
+      async (params, _context, serve) => {
         const { taskId, config } = fromWirePushConfig(params);
-        return {
-          kind: 'result',
-          result: toWirePushConfig(await service.createPushConfig(taskId, config, call({ taskId }))),
-        };
+        const created = await serve({ name: 'create-push-config', taskId, input: config });
+        return { kind: 'result', result: toWirePushConfig(created) };
       },
     ],
     [
       'tasks/pushNotificationConfig/get',
-      async (params, { service }, call) => {
+      async (params, _context, serve) => {
         const { taskId, configId } = fromWirePushConfigIdRequest(params, false);
-        return {
-          kind: 'result',
-          result: toWirePushConfig(await service.getPushConfig(taskId, configId, call({ taskId }))),
-        };
+        const operation = {
+          name: 'get-push-config',
+          taskId,
+          ...(configId !== undefined && { configId }),
+        } as const;
+        return { kind: 'result', result: toWirePushConfig(await serve(operation)) };
       },
     ],
     [
       'tasks/pushNotificationConfig/list',
-      async (params, { service }, call) => {
+      async (params, _context, serve) => {
         const { id } = fromWireTaskIdRequest(params);
-        const { configs } = await service.listPushConfigs(id, {}, call({ taskId: id }));
+        const { configs } = await serve({ name: 'list-push-configs', taskId: id, page: {} });
         return { kind: 'result', result: configs.map(toWirePushConfig) };
       },
     ],
     [
       'tasks/pushNotificationConfig/delete',
-      async (params, { service }, call) => {
+      async (params, _context, serve) => {
         const { taskId, configId } = fromWirePushConfigIdRequest(params, true);
-        await service.deletePushConfig(taskId, configId!, call({ taskId }));
+        await serve({ name: 'delete-push-config', taskId, configId: configId! });
         return { kind: 'result', result: null };
       },
     ],

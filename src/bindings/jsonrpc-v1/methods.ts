@@ -46,8 +46,8 @@ export const JSONRPC_V1: JsonRpcDialect = {
   methods: new Map<string, MethodHandler>([
     [
       'SendMessage',
-      async (params, { service }, call) => {
-        const result = await service.send(fromWireSendRequest(params), call({ tenant: tenantOf(params) }));
+      async (params, _context, serve) => {
+        const result = await serve({ name: 'send', request: fromWireSendRequest(params) }, tenantOf(params));
         return result.kind === 'task'
           ? { kind: 'result', result: { task: toWireTask(result.task) }, about: result.task.id }
           : { kind: 'result', result: { message: toWireMessage(result.message) } };
@@ -55,90 +55,85 @@ export const JSONRPC_V1: JsonRpcDialect = {
     ],
     [
       'SendStreamingMessage',
-      async (params, { service }, call) => ({
+      async (params, _context, serve) => ({
         kind: 'stream',
-        stream: await service.stream(fromWireSendRequest(params), call({ tenant: tenantOf(params) })),
+        stream: await serve({ name: 'stream', request: fromWireSendRequest(params) }, tenantOf(params)),
       }),
     ],
     [
       'GetTask',
-      async (params, { service }, call) => {
+      async (params, _context, serve) => {
         const { id, historyLength } = fromWireTaskIdRequest(params);
-        return {
-          kind: 'result',
-          result: toWireTask(
-            await service.getTask(id, historyLength, call({ tenant: tenantOf(params), taskId: id })),
-          ),
-        };
+        const operation = {
+          name: 'get',
+          taskId: id,
+          ...(historyLength !== undefined && { historyLength }),
+        } as const;
+        return { kind: 'result', result: toWireTask(await serve(operation, tenantOf(params))) };
       },
     ],
     [
       'ListTasks',
-      async (params, { service }, call) => {
-        const page = await service.listTasks(
-          fromWireListTasksRequest(params),
-          call({ tenant: tenantOf(params) }),
-        );
+      async (params, _context, serve) => {
+        const page = await serve({ name: 'list', query: fromWireListTasksRequest(params) }, tenantOf(params));
         return { kind: 'result', result: { ...page, tasks: page.tasks.map(toWireTask) } };
       },
     ],
     [
       'CancelTask',
-      async (params, { service }, call) => {
+      async (params, _context, serve) => {
         const { id } = fromWireTaskIdRequest(params);
         return {
           kind: 'result',
-          result: toWireTask(await service.cancelTask(id, call({ tenant: tenantOf(params), taskId: id }))),
+          result: toWireTask(await serve({ name: 'cancel', taskId: id }, tenantOf(params))),
         };
       },
     ],
     [
       'SubscribeToTask',
-      async (params, { service }, call, req) => {
+      async (params, _context, serve, req) => {
         const afterSeq = lastEventId(req);
-        const id = fromWireTaskIdRequest(params).id;
-        return {
-          kind: 'stream',
-          stream: await service.subscribe(
-            id,
-            call({ tenant: tenantOf(params), taskId: id }),
-            afterSeq === undefined ? {} : { afterSeq },
-          ),
-        };
+        const { id } = fromWireTaskIdRequest(params);
+        const operation = {
+          name: 'subscribe',
+          taskId: id,
+          ...(afterSeq !== undefined && { afterSeq }),
+        } as const;
+        return { kind: 'stream', stream: await serve(operation, tenantOf(params)) };
       },
     ],
     [
       'CreateTaskPushNotificationConfig',
-      async (params, { service }, call) => {
+      async (params, _context, serve) => {
         const { taskId, config } = fromWirePushConfig(params);
         const tenant = tenantOf(params);
-        const created = await service.createPushConfig(taskId, config, call({ tenant, taskId }));
+        const created = await serve({ name: 'create-push-config', taskId, input: config }, tenant);
         return { kind: 'result', result: toWirePushConfig(created, tenant) };
       },
     ],
     [
       'GetTaskPushNotificationConfig',
-      async (params, { service }, call) => {
+      async (params, _context, serve) => {
         const { taskId, id } = fromWirePushConfigIdRequest(params);
         const tenant = tenantOf(params);
-        const config = await service.getPushConfig(taskId, id, call({ tenant, taskId }));
+        const config = await serve({ name: 'get-push-config', taskId, configId: id }, tenant);
         return { kind: 'result', result: toWirePushConfig(config, tenant) };
       },
     ],
     [
       'ListTaskPushNotificationConfigs',
-      async (params, { service }, call) => {
+      async (params, _context, serve) => {
         const { taskId, page } = fromWireListPushConfigsRequest(params);
         const tenant = tenantOf(params);
-        const configs = await service.listPushConfigs(taskId, page, call({ tenant, taskId }));
+        const configs = await serve({ name: 'list-push-configs', taskId, page }, tenant);
         return { kind: 'result', result: toWirePushConfigPage(configs, tenant) };
       },
     ],
     [
       'DeleteTaskPushNotificationConfig',
-      async (params, { service }, call) => {
+      async (params, _context, serve) => {
         const { taskId, id } = fromWirePushConfigIdRequest(params);
-        await service.deletePushConfig(taskId, id, call({ tenant: tenantOf(params), taskId }));
+        await serve({ name: 'delete-push-config', taskId, configId: id }, tenantOf(params));
         return { kind: 'result', result: null };
       },
     ],

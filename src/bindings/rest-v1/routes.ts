@@ -4,8 +4,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2AError } from '../../domain/errors.js';
-import type { CallContext } from '../../runtime/api.js';
-import { callFor, type BindingContext } from '../shared/context.js';
+import type { Exchange } from '../../calls/exchange.js';
+import { OPERATIONS } from '../../calls/operations.js';
+import { readRequest, type BindingContext } from '../shared/context.js';
 import { authenticate } from '../shared/auth.js';
 import { negotiateExtensions } from '../shared/extensions.js';
 import { answerFailure } from '../shared/errors.js';
@@ -28,7 +29,6 @@ import {
 } from '../v1/codec.js';
 import { encodedOnce } from '../shared/frames.js';
 import { pipeToSse, type StreamEncoding } from '../shared/stream.js';
-import type { RequestTrace } from '../shared/trace.js';
 import {
   fromRestHistoryLength,
   fromRestListQuery,
@@ -55,9 +55,9 @@ export function serveRest(
   req: IncomingMessage,
   res: ServerResponse,
   target: RequestTarget,
-  trace: RequestTrace,
+  exchange: Exchange,
 ): Promise<void> {
-  return handle(context, route, req, res, target, trace).catch((error: unknown) =>
+  return handle(context, route, req, res, target, exchange).catch((error: unknown) =>
     answerFailure(res, error, context.report, (failure) => sendRestError(req, res, failure)),
   );
 }
@@ -68,7 +68,7 @@ async function handle(
   req: IncomingMessage,
   res: ServerResponse,
   { pathname, query }: RequestTarget,
-  trace: RequestTrace,
+  exchange: Exchange,
 ): Promise<void> {
   if (context.access) authenticate(req, res, context.access);
   if (context.extensions) negotiateExtensions(req, res, context.extensions);
@@ -90,7 +90,7 @@ async function handle(
   const path =
     OPERATION_PATHS[op.op] + (op.op === 'push-configs' && op.configId !== undefined ? '/{id}' : '');
   const named = 'id' in op ? op.id : 'taskId' in op ? op.taskId : undefined;
-  const ctx: CallContext = callFor(context, req, trace, {
+  const serve = readRequest(context, req, exchange, {
     binding: 'REST',
     version: '1.0',
     operation: `${method} ${path}`,
@@ -98,14 +98,13 @@ async function handle(
     ...(named !== undefined && { taskId: named }),
   });
   const body = (optional = false) =>
-    readJsonBody(req, res, { limitBytes: context.maxBodyBytes, optional, trace });
-  const sse = { keepAlive: context.keepAlive, encoding: STREAM_ENCODING, report: context.report, trace };
-  const { service } = context;
+    readJsonBody(req, res, { limitBytes: context.maxBodyBytes, optional, exchange });
+  const sse = { keepAlive: context.keepAlive, encoding: STREAM_ENCODING, report: context.report, exchange };
   switch (op.op) {
     case 'send': {
       requireJsonBody(req);
-      const result = await service.send(fromWireSendRequest(await body()), ctx);
-      if (result.kind === 'task') trace.about(result.task.id);
+      const result = await serve({ name: 'send', request: fromWireSendRequest(await body()) });
+      if (result.kind === 'task') exchange.about(result.task.id);
       const answer =
         result.kind === 'task'
           ? { task: toWireTask(result.task) }
@@ -115,32 +114,38 @@ async function handle(
     }
     case 'stream': {
       requireJsonBody(req);
-      const stream = await service.stream(fromWireSendRequest(await body()), ctx);
-      if (stream.taskId !== undefined) trace.about(stream.taskId);
+      const stream = await serve({ name: 'stream', request: fromWireSendRequest(await body()) });
+      if (stream.taskId !== undefined) exchange.about(stream.taskId);
       pipeToSse(res, stream, sse);
       return;
     }
-    case 'get':
-      sendJson(
-        res,
-        200,
-        toWireTask(await service.getTask(op.id, fromRestHistoryLength(query), ctx)),
-        mediaType,
-      );
+    case 'get': {
+      const historyLength = fromRestHistoryLength(query);
+      const task = await serve({
+        name: 'get',
+        taskId: op.id,
+        ...(historyLength !== undefined && { historyLength }),
+      });
+      sendJson(res, 200, toWireTask(task), mediaType);
       return;
+    }
     case 'list': {
-      const page = await service.listTasks(fromRestListQuery(query), ctx);
+      const page = await serve({ name: 'list', query: fromRestListQuery(query) });
       sendJson(res, 200, { ...page, tasks: page.tasks.map(toWireTask) }, mediaType);
       return;
     }
     case 'cancel':
       await body(true);
-      sendJson(res, 200, toWireTask(await service.cancelTask(op.id, ctx)), mediaType);
+      sendJson(res, 200, toWireTask(await serve({ name: 'cancel', taskId: op.id })), mediaType);
       return;
     case 'subscribe': {
       if (method === 'POST') await body(true);
       const afterSeq = lastEventId(req);
-      const stream = await service.subscribe(op.id, ctx, afterSeq === undefined ? {} : { afterSeq });
+      const stream = await serve({
+        name: 'subscribe',
+        taskId: op.id,
+        ...(afterSeq !== undefined && { afterSeq }),
+      });
       pipeToSse(res, stream, sse);
       return;
     }
@@ -150,16 +155,16 @@ async function handle(
       if (method === 'POST') {
         requireJsonBody(req);
         const { config } = fromWirePushConfig(await body(), taskId);
-        const created = await service.createPushConfig(taskId, config, ctx);
+        const created = await serve({ name: 'create-push-config', taskId, input: config });
         sendJson(res, 201, toWirePushConfig(created, tenant), mediaType);
       } else if (method === 'DELETE') {
-        await service.deletePushConfig(taskId, configId!, ctx);
+        await serve({ name: 'delete-push-config', taskId, configId: configId! });
         res.writeHead(204).end();
       } else if (configId !== undefined) {
         sendJson(
           res,
           200,
-          toWirePushConfig(await service.getPushConfig(taskId, configId, ctx), tenant),
+          toWirePushConfig(await serve({ name: 'get-push-config', taskId, configId }), tenant),
           mediaType,
         );
       } else {
@@ -167,7 +172,7 @@ async function handle(
         sendJson(
           res,
           200,
-          toWirePushConfigPage(await service.listPushConfigs(taskId, page, ctx), tenant),
+          toWirePushConfigPage(await serve({ name: 'list-push-configs', taskId, page }), tenant),
           mediaType,
         );
       }
@@ -182,14 +187,14 @@ async function handle(
   }
 }
 
-/** How each operation is named in records: its path, with the ids left as placeholders. */
+/** How each route is named in records: its path, with the ids left as placeholders. */
 const OPERATION_PATHS: Record<RestRoute['operation']['op'], string> = {
-  send: '/message:send',
-  stream: '/message:stream',
-  get: '/tasks/{id}',
-  list: '/tasks',
-  cancel: '/tasks/{id}:cancel',
-  subscribe: '/tasks/{id}:subscribe',
-  'push-configs': '/tasks/{taskId}/pushNotificationConfigs',
+  send: OPERATIONS.send.rest,
+  stream: OPERATIONS.stream.rest,
+  get: OPERATIONS.get.rest,
+  list: OPERATIONS.list.rest,
+  cancel: OPERATIONS.cancel.rest,
+  subscribe: OPERATIONS.subscribe.rest,
+  'push-configs': OPERATIONS['list-push-configs'].rest,
   'extended-card': '/extendedAgentCard',
 };

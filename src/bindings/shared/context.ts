@@ -4,17 +4,19 @@ import type { IncomingMessage } from 'node:http';
 import type { AgentExtension } from '../../agents/schema.js';
 import { ROOT_SCOPE, scopeOf } from '../../domain/scope.js';
 import type { PushDialect } from '../../domain/types.js';
-import type { WireService } from '../../chaos/wire.js';
-import type { CallContext, ClientIdentity, WireRequest } from '../../runtime/api.js';
-import type { RequestTrace } from './trace.js';
+import type { Exchange } from '../../calls/exchange.js';
+import type { AnswerOf, Operation } from '../../calls/operations.js';
+import type { Serve } from '../../calls/pipeline.js';
+import type { CallContext, ClientIdentity } from '../../runtime/api.js';
 import type { AgentCards } from '../agent-card.js';
 import type { AccessPolicy } from './auth.js';
 import type { KeepAliveHub } from './sse.js';
 
 export interface BindingContext {
-  service: WireService;
-  /** Told of each card a client fetches, and whether it asked conditionally (client verdicts). */
-  onCardFetched?(client: ClientIdentity, conditional: boolean): void;
+  /** The agent's call pipeline: replica sync, the witness, chaos, then the service. */
+  serve: Serve;
+  /** Told of each card a client fetches (client verdicts). */
+  onCardFetched?(exchange: Exchange): void;
   keepAlive: KeepAliveHub;
   cards: AgentCards;
   maxBodyBytes: number;
@@ -40,11 +42,12 @@ export function agentCalls(agent: string): (tenant?: string) => CallContext {
   return (tenant) => ({ scope: scopeOf(tenant ? { agent, tenant } : { agent }) });
 }
 
-/** A call as a binding sees it: the request, and what the binding makes of it. */
-export interface WireCall {
+/** What a binding read a request as. */
+export interface Reading {
   binding: string;
   /** The A2A version of the binding's shapes. */
   version: PushDialect;
+  /** The operation as the binding names it: `POST /message:send`, `SendMessage`. */
   operation: string;
   /** The JSON-RPC id, for JSON-RPC calls. */
   id?: string | number | null;
@@ -53,34 +56,43 @@ export interface WireCall {
   taskId?: string;
 }
 
+/** Serves the operation a request was decoded into, through the agent's pipeline. */
+export type ServeOperation = <O extends Operation>(operation: O) => Promise<AnswerOf<O>>;
+
 /**
- * The CallContext of one request: its scope, and the wire request chaos keys on. The request's
- * trace learns what it was read as, and the task it names, if any.
+ * A binding read a request: its exchange record says as what, and the call it makes of it is
+ * served by the agent's pipeline, in the request's scope, for the client that sent it.
  */
-export function callFor(
+export function readRequest(
   context: BindingContext,
   req: IncomingMessage,
-  trace: RequestTrace,
-  call: WireCall,
-): CallContext {
+  exchange: Exchange,
+  reading: Reading,
+): ServeOperation {
   const chaos = req.headers['x-sim-chaos'];
-  // A fresh object per call: it may take the request.
-  const ctx = context.callContext(call.tenant);
-  const request: WireRequest = {
-    binding: call.binding,
-    version: call.version,
-    operation: call.operation,
-    ...(call.id !== undefined && { id: call.id }),
-    ...(typeof chaos === 'string' && { chaos }),
-    scope: ctx.scope,
-  };
-  trace.read(request);
-  if (call.taskId !== undefined) trace.about(call.taskId);
-  ctx.request = request;
-  ctx.client = clientOf(req);
+  const client = clientOf(req);
   const upstreamHeaders = forwardedHeaders(req);
-  if (upstreamHeaders) ctx.upstreamHeaders = upstreamHeaders;
-  return ctx;
+  // A fresh object per call: the runtime notes the scenario it matched on it.
+  const ctx: CallContext = {
+    ...context.callContext(reading.tenant),
+    version: reading.version,
+    client,
+    ...(upstreamHeaders && { upstreamHeaders }),
+  };
+  exchange.readAs({
+    binding: reading.binding,
+    version: reading.version,
+    operation: reading.operation,
+    ...(reading.id !== undefined && { id: reading.id }),
+    scope: ctx.scope,
+    ...(typeof chaos === 'string' && { chaos }),
+  });
+  if (reading.taskId !== undefined) exchange.about(reading.taskId);
+  exchange.client = client;
+  return (operation) => {
+    exchange.kind = operation.name;
+    return context.serve({ operation, ctx, exchange, ...(typeof chaos === 'string' && { chaos }) });
+  };
 }
 
 /** What a real agent behind the simulator needs to see of the client's request, when it is proxied. */

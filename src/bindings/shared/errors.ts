@@ -3,7 +3,7 @@
  * that anything that is not an A2AError is an internal error (logged, never leaked as a crash).
  */
 import type { ServerResponse } from 'node:http';
-import { ConnectionFault } from '../../chaos/wire.js';
+import { ConnectionFault } from '../../calls/wire.js';
 import { A2AError, invalidParams } from '../../domain/errors.js';
 
 export const ERROR_DOMAIN = 'a2a-protocol.org';

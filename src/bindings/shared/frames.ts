@@ -4,7 +4,7 @@
  * it and the others reuse the text: a thousand subscribers to one task cost one encoding, not a
  * thousand. Items a connection makes up (chaos quirks) and snapshots are encoded each time.
  */
-import type { DataItem } from '../../chaos/wire.js';
+import type { DataItem } from '../../calls/wire.js';
 import type { LoggedEvent } from '../../domain/types.js';
 import type { JsonRpcId } from './jsonrpc.js';
 

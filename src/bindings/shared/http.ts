@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2AError, invalidParams } from '../../domain/errors.js';
-import type { RequestTrace } from './trace.js';
+import type { Exchange } from '../../calls/exchange.js';
 
 /**
  * Reads the request body as UTF-8, refusing more than `limitBytes` with PayloadTooLargeError. A body
@@ -70,7 +70,7 @@ export interface JsonBodyOptions {
   /** An empty body is no body (undefined), rather than a parse error. */
   optional?: boolean;
   /** Learns the body as read. */
-  trace?: RequestTrace;
+  exchange?: Exchange;
 }
 
 /** Reads and parses a bounded JSON body; malformed or overly nested JSON is a ParseError. */
@@ -80,7 +80,7 @@ export async function readJsonBody(
   options: JsonBodyOptions,
 ): Promise<unknown> {
   const text = await readBody(req, res, options.limitBytes, options.by);
-  options.trace?.body(text);
+  options.exchange?.readBody(text);
   if (options.optional && text.trim() === '') return undefined;
   const parsed = parseJson(text);
   if (!parsed.ok) throw new A2AError('ParseError', `Invalid JSON body: ${parsed.error}.`);

@@ -5,11 +5,11 @@
  * with HTTP 200, auth failures aside. The gateway reuses it with its own routing and statuses.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { WireStream } from '../../chaos/wire.js';
+import type { WireStream } from '../../calls/wire.js';
 import { A2AError } from '../../domain/errors.js';
-import type { CallContext } from '../../runtime/api.js';
-import { callFor, type BindingContext } from './context.js';
-import type { RequestTrace } from './trace.js';
+import type { Exchange } from '../../calls/exchange.js';
+import { taskIdOf, type AnswerOf, type Operation } from '../../calls/operations.js';
+import { readRequest, type BindingContext } from './context.js';
 import { answerFailure } from './errors.js';
 import { declaredVersion, errorHeaders, readBody, requireJsonBody, sendJson } from './http.js';
 import { authenticate } from './auth.js';
@@ -28,17 +28,16 @@ export type MethodOutcome =
   /** `about`: the task the answer is about, when the request did not name it (a send). */
   { kind: 'result'; result: unknown; about?: string } | { kind: 'stream'; stream: WireStream };
 
-/** What a method says about its call: the tenant it acts in (v1.0), the task its params name. */
-export interface CallAbout {
-  tenant?: string;
-  taskId?: string;
-}
+/**
+ * Serves the operation a method's params were decoded into, in the tenant the params name (v1.0
+ * `params.tenant`; the root tenant otherwise).
+ */
+export type ServeIn = <O extends Operation>(operation: O, tenant?: string) => Promise<AnswerOf<O>>;
 
 export type MethodHandler = (
   params: unknown,
   context: BindingContext,
-  /** The CallContext of this request, in its tenant, about the task its params name. */
-  call: (about?: CallAbout) => CallContext,
+  serve: ServeIn,
   req: IncomingMessage,
 ) => MethodOutcome | Promise<MethodOutcome>;
 
@@ -86,7 +85,7 @@ export function jsonRpcEndpoint(
   routing: EndpointRouting = agentRouting(context),
 ) {
   const fallback = dialects[0]!;
-  return async (req: IncomingMessage, res: ServerResponse, trace: RequestTrace): Promise<void> => {
+  return async (req: IncomingMessage, res: ServerResponse, exchange: Exchange): Promise<void> => {
     let id: JsonRpcId = null;
     let dialect = fallback;
     let method: string | undefined;
@@ -100,7 +99,7 @@ export function jsonRpcEndpoint(
       dialect = dialects.find((d) => d.version === version) ?? fallback;
       requireJsonBody(req);
       const text = await readBody(req, res, context.maxBodyBytes);
-      trace.body(text);
+      exchange.readBody(text);
       const request = parseJsonRpcRequest(text);
       id = request.id;
       dialect = chooseDialect(dialects, request.method, version);
@@ -108,21 +107,25 @@ export function jsonRpcEndpoint(
       method = request.method;
       const handler = dialect.methods.get(method);
       if (!handler) throw methodNotFound(method, dialect, dialects, declared === undefined);
-      const call = (about: CallAbout = {}) =>
-        callFor(target, req, trace, {
+      const serve: ServeIn = (operation, tenant) => {
+        const named =
+          operation.name === 'send' || operation.name === 'stream' ? undefined : taskIdOf(operation);
+        return readRequest(target, req, exchange, {
           binding: dialect.binding,
           version: dialect.version === '0.3' ? '0.3' : '1.0',
           operation: request.method,
           id: request.id,
-          ...about,
-        });
-      const outcome = await handler(request.params, target, call, req);
+          ...(tenant !== undefined && { tenant }),
+          ...(named !== undefined && { taskId: named }),
+        })(operation);
+      };
+      const outcome = await handler(request.params, target, serve, req);
       if (outcome.kind === 'result') {
-        if (outcome.about !== undefined) trace.about(outcome.about);
+        if (outcome.about !== undefined) exchange.about(outcome.about);
         sendJson(res, 200, rpcResult(id, outcome.result), JSON_TYPE);
       } else {
-        if (outcome.stream.taskId !== undefined) trace.about(outcome.stream.taskId);
-        pipeToSse(res, outcome.stream, { ...target, encoding: dialect.streamEncoding(id), trace });
+        if (outcome.stream.taskId !== undefined) exchange.about(outcome.stream.taskId);
+        pipeToSse(res, outcome.stream, { ...target, encoding: dialect.streamEncoding(id), exchange });
       }
     } catch (error) {
       if (error instanceof EnvelopeError) {
@@ -134,7 +137,7 @@ export function jsonRpcEndpoint(
         if (method !== undefined && dialect.alwaysStreams?.has(method)) {
           sseError(
             res,
-            { keepAlive: context.keepAlive, encoding: dialect.streamEncoding(id), trace },
+            { keepAlive: context.keepAlive, encoding: dialect.streamEncoding(id), exchange },
             failure,
           );
         } else {

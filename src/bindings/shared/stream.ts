@@ -6,9 +6,9 @@
  */
 import type { ServerResponse } from 'node:http';
 import { A2AError } from '../../domain/errors.js';
-import type { DataItem, WireStream } from '../../chaos/wire.js';
+import type { DataItem, WireStream } from '../../calls/wire.js';
 import { KeepAliveHub, SseWriter } from './sse.js';
-import type { RequestTrace } from './trace.js';
+import type { Exchange } from '../../calls/exchange.js';
 
 export interface StreamEncoding {
   /** The JSON text sent as the `data:` of one item. */
@@ -22,18 +22,18 @@ export interface SseOptions {
   encoding: StreamEncoding;
   /** Reports an unexpected error (a simulator bug) to the log. */
   report(error: unknown): void;
-  trace: RequestTrace;
+  exchange: Exchange;
 }
 
 export function pipeToSse(res: ServerResponse, stream: WireStream, options: SseOptions): void {
-  const { keepAlive, encoding, report, trace } = options;
+  const { keepAlive, encoding, report, exchange } = options;
   const writer = new SseWriter(res, keepAlive);
   let committed = false;
   let aborted = false;
   const commit = () => {
     if (!committed) {
       committed = true;
-      trace.streaming();
+      exchange.streaming();
       writer.open();
     }
   };
@@ -93,12 +93,12 @@ export function pipeToSse(res: ServerResponse, stream: WireStream, options: SseO
  */
 export function sseError(
   res: ServerResponse,
-  options: Pick<SseOptions, 'keepAlive' | 'encoding' | 'trace'>,
+  options: Pick<SseOptions, 'keepAlive' | 'encoding' | 'exchange'>,
   error: A2AError,
 ): void {
-  const { keepAlive, encoding, trace } = options;
+  const { keepAlive, encoding, exchange } = options;
   const writer = new SseWriter(res, keepAlive);
-  trace.streaming();
+  exchange.streaming();
   writer.open();
   writeErrorFrame(writer, encoding, error);
 }

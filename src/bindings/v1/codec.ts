@@ -18,7 +18,7 @@ import type {
   TaskView,
 } from '../../domain/types.js';
 import type { PushConfigPage, PushConfigPageQuery } from '../../runtime/api.js';
-import type { DataItem } from '../../chaos/wire.js';
+import type { DataItem } from '../../calls/wire.js';
 import { readPushConfig, readSendRequest, type SendRequestGrammar } from '../shared/send-request.js';
 import { BASE64, join, WireReader } from '../shared/wire-reader.js';
 

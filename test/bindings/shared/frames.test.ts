@@ -1,6 +1,6 @@
 /** Stream frames: each logged event encoded once per wire format, byte for byte what encoding it anew gives. */
 import { describe, expect, it } from 'vitest';
-import type { DataItem } from '../../../src/chaos/wire.js';
+import type { DataItem } from '../../../src/calls/wire.js';
 import { encodedOnce, rpcResultFrame } from '../../../src/bindings/shared/frames.js';
 import { rpcResult } from '../../../src/bindings/shared/jsonrpc.js';
 import { toWireStreamResponse } from '../../../src/bindings/v1/codec.js';

@@ -1,5 +1,5 @@
 /**
- * The chaos layer: an A2AService in front of the simulator's own. It changes only what one
+ * The chaos layer: a layer of every agent's call pipeline, in front of the simulator's service. It changes only what one
  * connection sees (delays, refusals, cut or repeated streams, quirks), never what happened: the
  * task and its event log stay exact, so GetTask and a resume always recover everything.
  *
@@ -9,20 +9,15 @@
  * requests meet the same faults at the same events; the task's own content and timing never change.
  */
 import { A2AError, invalidParams } from '../domain/errors.js';
-import type {
-  JsonObject,
-  ListTasksQuery,
-  PushConfig,
-  PushConfigInput,
-  SendRequest,
-  TaskView,
-} from '../domain/types.js';
+import type { JsonObject, SendResult } from '../domain/types.js';
 import { sampleDelay } from '../lib/delay.js';
 import type { Clock } from '../lib/clock.js';
 import { Random } from '../lib/random.js';
-import type { CallContext, PushConfigPage, PushConfigPageQuery, TaskService } from '../runtime/api.js';
+import type { CallContext, TaskService } from '../runtime/api.js';
 import type { TaskStream } from '../runtime/stream.js';
-import { ConnectionFault, type WireService, type WireStream } from './wire.js';
+import type { Call, Layer, Next } from '../calls/pipeline.js';
+import { isStreaming, taskIdOf, type Answer, type Operation } from '../calls/operations.js';
+import { ConnectionFault, type WireStream } from '../calls/wire.js';
 import type { Scenario } from '../scenario/model.js';
 import type { ScenarioRegistry } from '../scenario/registry.js';
 import type { FaultLog, FaultRecord } from './fault-log.js';
@@ -43,120 +38,52 @@ export interface ChaosOptions {
   faults: FaultLog;
 }
 
+/** What chaos asks of the service behind it to choose its chaos. */
+export type ChaosSubject = Pick<TaskService, 'scenarios' | 'scenarioFor' | 'scenarioOfTask' | 'currentTask'>;
+
 /** The call, carrying how the webhooks it creates misbehave. */
-function withDeliveryChaos(ctx: CallContext, plan: ChaosPlan | undefined): CallContext {
-  return plan?.delivery ? { ...ctx, deliveryChaos: plan.delivery } : ctx;
+function withDeliveryChaos(call: Call, plan: ChaosPlan): Call {
+  return plan.delivery ? { ...call, ctx: { ...call.ctx, deliveryChaos: plan.delivery } } : call;
 }
 
 /** Whether any scenario of a registry has chaos of its own (registries are replaced, never changed). */
 const chaosInRegistry = new WeakMap<ScenarioRegistry, boolean>();
 
-export class ChaosService implements WireService {
+/** The chaos layer of a service's pipeline. */
+export function chaosLayer(subject: ChaosSubject, options: ChaosOptions): Layer {
+  const chaos = new Chaos(subject, options);
+  return (call, next) => chaos.serve(call, next);
+}
+
+class Chaos {
   private calls = 0;
   private streams = 0;
 
   constructor(
-    private readonly inner: TaskService,
+    private readonly inner: ChaosSubject,
     private readonly options: ChaosOptions,
   ) {}
 
-  async send(request: SendRequest, ctx: CallContext) {
-    const plan = this.planFor(ctx, () => this.inner.scenarioFor(request, ctx), request.message.metadata);
-    const random = this.refuseOrPass(plan, ctx, request.message.taskId);
-    const result = await this.inner.send(request, withDeliveryChaos(ctx, plan));
-    await this.answerLater(plan, random, ctx, result.kind === 'task' ? result.task.id : undefined);
-    return result;
+  async serve(call: Call, next: Next): Promise<Answer> {
+    const { operation: op, ctx } = call;
+    const metadata = op.name === 'send' || op.name === 'stream' ? op.request.message.metadata : undefined;
+    const plan = this.planFor(call, () => this.scenarioOf(op, ctx), metadata);
+    if (!plan) return next(call);
+    if (isStreaming(op))
+      return this.disturb((await next(withDeliveryChaos(call, plan))) as TaskStream, plan, call);
+    const taskId = taskIdOf(op);
+    const random = this.refuseOrPass(plan, call, taskId);
+    const answer = await next(withDeliveryChaos(call, plan));
+    const about = op.name === 'send' ? sentTaskId(answer as SendResult) : taskId;
+    await this.answerLater(plan, random, call, about);
+    return answer;
   }
 
-  async stream(request: SendRequest, ctx: CallContext): Promise<WireStream> {
-    const plan = this.planFor(ctx, () => this.inner.scenarioFor(request, ctx), request.message.metadata);
-    return this.disturb(await this.inner.stream(request, withDeliveryChaos(ctx, plan)), plan, ctx);
-  }
-
-  async getTask(id: string, historyLength: number | undefined, ctx: CallContext): Promise<TaskView> {
-    return this.call(
-      ctx,
-      () => this.inner.scenarioOfTask(id, ctx),
-      id,
-      () => this.inner.getTask(id, historyLength, ctx),
-    );
-  }
-
-  async listTasks(query: ListTasksQuery, ctx: CallContext) {
-    return this.call(
-      ctx,
-      () => undefined,
-      undefined,
-      () => this.inner.listTasks(query, ctx),
-    );
-  }
-
-  async cancelTask(id: string, ctx: CallContext): Promise<TaskView> {
-    return this.call(
-      ctx,
-      () => this.inner.scenarioOfTask(id, ctx),
-      id,
-      () => this.inner.cancelTask(id, ctx),
-    );
-  }
-
-  async createPushConfig(taskId: string, input: PushConfigInput, ctx: CallContext): Promise<PushConfig> {
-    return this.call(
-      ctx,
-      () => this.inner.scenarioOfTask(taskId, ctx),
-      taskId,
-      (plan) => this.inner.createPushConfig(taskId, input, withDeliveryChaos(ctx, plan)),
-    );
-  }
-
-  async getPushConfig(taskId: string, configId: string | undefined, ctx: CallContext): Promise<PushConfig> {
-    return this.call(
-      ctx,
-      () => this.inner.scenarioOfTask(taskId, ctx),
-      taskId,
-      () => this.inner.getPushConfig(taskId, configId, ctx),
-    );
-  }
-
-  async listPushConfigs(
-    taskId: string,
-    page: PushConfigPageQuery,
-    ctx: CallContext,
-  ): Promise<PushConfigPage> {
-    return this.call(
-      ctx,
-      () => this.inner.scenarioOfTask(taskId, ctx),
-      taskId,
-      () => this.inner.listPushConfigs(taskId, page, ctx),
-    );
-  }
-
-  async deletePushConfig(taskId: string, configId: string, ctx: CallContext): Promise<void> {
-    return this.call(
-      ctx,
-      () => this.inner.scenarioOfTask(taskId, ctx),
-      taskId,
-      () => this.inner.deletePushConfig(taskId, configId, ctx),
-    );
-  }
-
-  subscribe(id: string, ctx: CallContext, resume: { afterSeq?: number } = {}): WireStream {
-    const plan = this.planFor(ctx, () => this.inner.scenarioOfTask(id, ctx));
-    return this.disturb(this.inner.subscribe(id, ctx, resume), plan, ctx);
-  }
-
-  /** A non-streaming call: maybe refused, then answered, maybe late. */
-  private async call<T>(
-    ctx: CallContext,
-    scenario: () => Scenario | undefined,
-    taskId: string | undefined,
-    work: (plan: ChaosPlan | undefined) => T,
-  ): Promise<T> {
-    const plan = this.planFor(ctx, scenario);
-    const random = this.refuseOrPass(plan, ctx, taskId);
-    const result = work(plan);
-    await this.answerLater(plan, random, ctx, taskId);
-    return result;
+  /** The scenario the call is about: its message's, or its task's. */
+  private scenarioOf(op: Operation, ctx: CallContext): Scenario | undefined {
+    if (op.name === 'send' || op.name === 'stream') return this.inner.scenarioFor(op.request, ctx);
+    const taskId = taskIdOf(op);
+    return taskId === undefined ? undefined : this.inner.scenarioOfTask(taskId, ctx);
   }
 
   /**
@@ -164,7 +91,7 @@ export class ChaosService implements WireService {
    * when some scenario has chaos of its own: the common case, no chaos at all, costs next to nothing.
    */
   private planFor(
-    ctx: CallContext,
+    call: Call,
     scenario: () => Scenario | undefined,
     metadata?: JsonObject,
   ): ChaosPlan | undefined {
@@ -172,7 +99,7 @@ export class ChaosService implements WireService {
       ['global', this.options.global.level],
       ['scenario', this.scenariosHaveChaos() ? this.scenarioLevel(scenario()) : undefined],
       ['metadata', this.parseLevel(metadata?.['chaos'], 'message.metadata.chaos')],
-      ['header', this.parseLevel(ctx.request?.chaos, 'X-Sim-Chaos')],
+      ['header', this.parseLevel(call.chaos, 'X-Sim-Chaos')],
     ];
     let profile: RawChaosProfile = {};
     let names: string[] = [];
@@ -244,19 +171,14 @@ export class ChaosService implements WireService {
   }
 
   /** Throws the call's injected error, if it draws one; returns the call's random stream. */
-  private refuseOrPass(
-    plan: ChaosPlan | undefined,
-    ctx: CallContext,
-    taskId: string | undefined,
-  ): Random | undefined {
-    if (!plan) return undefined;
+  private refuseOrPass(plan: ChaosPlan, call: Call, taskId: string | undefined): Random {
     const n = ++this.calls;
     const random = new Random(`${this.options.seed}/chaos/call-${n}`);
     const errors = plan.errors;
     if (!errors) return random;
     const fails = errors.onCall === n || (errors.rate !== undefined && random.next() < errors.rate);
     if (!fails) return random;
-    this.record(plan, ctx, {
+    this.record(plan, call, {
       kind: 'error',
       detail: { error: errors.kind, call: n },
       ...(taskId && { taskId }),
@@ -282,39 +204,51 @@ export class ChaosService implements WireService {
   }
 
   private async answerLater(
-    plan: ChaosPlan | undefined,
-    random: Random | undefined,
-    ctx: CallContext,
+    plan: ChaosPlan,
+    random: Random,
+    call: Call,
     taskId: string | undefined,
   ): Promise<void> {
-    if (!plan?.firstByte || !random) return;
+    if (!plan.firstByte) return;
     const ms = sampleDelay(plan.firstByte, random);
     if (ms <= 0) return;
-    this.record(plan, ctx, { kind: 'delay', detail: { where: 'response', ms }, ...(taskId && { taskId }) });
+    this.record(plan, call, { kind: 'delay', detail: { where: 'response', ms }, ...(taskId && { taskId }) });
     await new Promise<void>((resolve) => this.options.clock.setTimer(ms, resolve));
   }
 
-  private disturb(stream: TaskStream, plan: ChaosPlan | undefined, ctx: CallContext): WireStream {
-    if (!plan) return stream;
+  private disturb(stream: TaskStream, plan: ChaosPlan, call: Call): WireStream {
     const { taskId } = stream;
+    const { ctx } = call;
     return chaoticStream(stream, plan, {
       clock: this.options.clock,
       random: new Random(`${this.options.seed}/chaos/stream-${++this.streams}`),
-      record: (fault) => this.record(plan, ctx, { ...(taskId && { taskId }), ...fault }),
+      record: (fault) => this.record(plan, call, { ...(taskId && { taskId }), ...fault }),
       ...(taskId && { currentTask: () => this.inner.currentTask(taskId, ctx) }),
     });
   }
 
+  /** Records a fault, on the fault log and on the exchange it hit: a drop is how its stream ended. */
   private record(
     plan: ChaosPlan,
-    ctx: CallContext,
+    call: Call,
     fault: Pick<FaultRecord, 'kind' | 'detail' | 'taskId' | 'seq'>,
   ) {
-    this.options.faults.record({
+    const { exchange } = call;
+    const request = exchange.summary();
+    const recorded = this.options.faults.record({
       at: new Date(this.options.clock.now()).toISOString(),
       profile: plan.name,
       ...fault,
-      ...(ctx.request && { request: ctx.request }),
+      ...(request && { request }),
     });
+    exchange.faults.push(recorded.n);
+    if (fault.kind === 'drop') {
+      exchange.ended ??= 'cut';
+      exchange.cutBy ??= recorded.n;
+    }
   }
+}
+
+function sentTaskId(result: SendResult): string | undefined {
+  return result.kind === 'task' ? result.task.id : undefined;
 }

@@ -1,0 +1,264 @@
+/**
+ * One request to an agent, as one record (WireMock's ServeEvent): what arrived, what a binding read
+ * it as, who called, the task it touched, what it was answered, how its stream ended and why, the
+ * faults chaos applied, and its timings. The journal keeps it and shows its entry; the witness hands
+ * it to the judge, whose rules read it; chaos annotates it. Every field is a bounded copy owned by
+ * the record, never the raw request.
+ */
+import type { Place, Scope } from '../domain/scope.js';
+import { placeOf, scopeOf } from '../domain/scope.js';
+import type { PushDialect, TaskState } from '../domain/types.js';
+import type { ClientIdentity } from '../runtime/api.js';
+import type { OperationName } from './operations.js';
+
+/** A JSON-RPC id longer than this is kept clipped (the answer echoes it whole). */
+const MAX_ID_CHARS = 128;
+/** A header value kept for more than the journal (the chaos header on fault records). */
+const MAX_HEADER_CHARS = 1024;
+
+/** What a binding read a request as. */
+export interface ReadAs {
+  /** e.g. `REST`, `JSON-RPC 1.0`, `JSON-RPC 0.3`, `gateway`. */
+  binding: string;
+  /** The A2A version of its shapes (unknown on a record adopted from another replica). */
+  version?: PushDialect;
+  /** The operation as the binding names it: `POST /message:stream`, `SendMessage`, `tasks/get`. */
+  operation: string;
+  /** What it asks for, whatever the binding; undefined for a method no binding knows. */
+  kind?: OperationName;
+  /** The JSON-RPC request id, if any. */
+  id?: string | number | null;
+  /** The scope the call acts in. */
+  scope?: Scope;
+  /** The `X-Sim-Chaos` header, as sent (clipped when long). */
+  chaos?: string;
+}
+
+/** How a fault record names the request it hit. */
+export type RequestSummary = Omit<ReadAs, 'kind'>;
+
+/** One event a stream delivered to the client. */
+export interface Delivered {
+  /** Its seq; none for a snapshot or a made-up (quirk) event. */
+  seq?: number;
+  /** The state a status (or snapshot) showed. */
+  state?: TaskState;
+  /** Made up by a chaos quirk, not in the task's log. */
+  synthetic?: boolean;
+}
+
+/** How a stream ended: cleanly, with an error frame, cut by chaos, or closed by the client. */
+export type StreamEnd = 'clean' | 'error' | 'cut' | 'closed';
+
+/** What the control plane shows of an exchange (`GET /_sim/requests`, the feed, the request log). */
+export interface JournalEntry extends Place {
+  n: number;
+  /** When the request arrived, ISO 8601 clock time. */
+  at: string;
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+  binding?: string;
+  operation?: string;
+  /** The JSON-RPC id (clipped when long). */
+  id?: string | number | null;
+  taskId?: string;
+  /** Set when the response is complete; 0 when the connection closed without an answer. */
+  status?: number;
+  /** Whether the answer was an event stream. */
+  streamed?: boolean;
+  durationMs?: number;
+  /** The `n` of each chaos fault applied to this request. */
+  faults: number[];
+  /** The replica that recorded it, when another replica of a shared store did (its numbers are its own). */
+  replica?: string;
+}
+
+export interface Arrival {
+  n: number;
+  atMs: number;
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+}
+
+export class Exchange {
+  readonly n: number;
+  /** Clock time the request arrived, epoch ms. */
+  readonly atMs: number;
+  readonly method: string;
+  readonly path: string;
+  /** Secrets masked; released with the body when the journal forgets the exchange. */
+  headers: Record<string, string>;
+  body?: string;
+
+  read?: ReadAs;
+  client?: ClientIdentity;
+  /** The task the call was about, or the one it created. */
+  taskId?: string;
+  /** For a message: the task its `taskId` named (a follow-up), if any. */
+  continues?: string;
+  /** For a resume: the cursor it carried (`afterSeq`, `Last-Event-ID`). */
+  cursor?: number;
+  /** An entry another replica of a shared store recorded, as this replica keeps it. */
+  static fromEntry(entry: JournalEntry): Exchange {
+    const {
+      n,
+      at,
+      method,
+      path,
+      headers,
+      body,
+      binding,
+      operation,
+      id,
+      taskId,
+      status,
+      streamed,
+      durationMs,
+    } = entry;
+    const exchange = new Exchange({ n, atMs: Date.parse(at), method, path, headers });
+    if (body !== undefined) exchange.body = body;
+    if (binding !== undefined && operation !== undefined) {
+      const { agent, workspace, tenant } = entry;
+      const place: Place = {
+        ...(agent !== undefined && { agent }),
+        ...(workspace !== undefined && { workspace }),
+        ...(tenant !== undefined && { tenant }),
+      };
+      exchange.readAs({ binding, operation, ...(id !== undefined && { id }), scope: scopeOf(place) });
+    }
+    if (taskId !== undefined) exchange.taskId = taskId;
+    if (status !== undefined) exchange.status = status;
+    if (streamed !== undefined) exchange.streamed = streamed;
+    if (durationMs !== undefined) exchange.durationMs = durationMs;
+    exchange.faults.push(...entry.faults);
+    return exchange;
+  }
+
+  /** What the call asks for, once a binding read it; `card` for a card fetch. */
+  kind?: OperationName | 'card';
+  /** For a card: whether it was asked for conditionally (`If-None-Match`, `If-Modified-Since`). */
+  conditional?: boolean;
+
+  /** The task's state as a non-streamed answer showed it. */
+  state?: TaskState;
+  /** The call was refused. */
+  error?: { type: string; reason: string; retryAfterMs?: number };
+  /** What a stream delivered, in order; set for streamed answers. */
+  delivered?: Delivered[];
+  ended?: StreamEnd;
+  /** The fault that cut the stream, when chaos did. */
+  cutBy?: number;
+  /** Clock time the answer ended, epoch ms. */
+  endedAtMs?: number;
+
+  /** The HTTP status sent; 0 when the connection closed without an answer. */
+  status?: number;
+  streamed?: boolean;
+  durationMs?: number;
+  /** The `n` of each chaos fault applied to this request. */
+  readonly faults: number[] = [];
+  /** The replica that recorded it, when another replica of a shared store did. */
+  replica?: string;
+
+  /** Told once when the answer turns out to be a stream (its headers go out now). */
+  private readonly onStream: ((exchange: Exchange) => void) | undefined;
+
+  constructor(arrival: Arrival, onStream?: (exchange: Exchange) => void) {
+    this.n = arrival.n;
+    this.atMs = arrival.atMs;
+    this.method = arrival.method;
+    this.path = arrival.path;
+    this.headers = arrival.headers;
+    this.onStream = onStream;
+  }
+
+  /** A binding read the request as this call. */
+  readAs(read: ReadAs): void {
+    if (read.kind !== undefined) this.kind = read.kind;
+    this.read = {
+      ...read,
+      ...(read.id !== undefined && { id: clippedId(read.id) }),
+      ...(read.chaos !== undefined && { chaos: clip(read.chaos, MAX_HEADER_CHARS) }),
+    };
+  }
+
+  /** How fault records name it. */
+  summary(): RequestSummary | undefined {
+    if (!this.read) return undefined;
+    const { kind: _kind, ...summary } = this.read;
+    return summary;
+  }
+
+  /** The request fetched the agent card. */
+  fetchedCard(conditional: boolean): void {
+    this.kind = 'card';
+    this.conditional = conditional;
+  }
+
+  /** The call is about this task (named by the request, or created by it). */
+  about(taskId: string): void {
+    this.taskId = taskId;
+  }
+
+  /** The request body, as the binding read it (clipped: see {@link clip}). */
+  readBody(text: string): void {
+    this.body = clip(text, MAX_BODY_CHARS);
+  }
+
+  /** The answer is an event stream; its headers go out now. */
+  streaming(): void {
+    this.streamed = true;
+    this.onStream?.(this);
+  }
+
+  /** The journal no longer shows it: only what the verdicts read stays. */
+  release(): void {
+    this.headers = {};
+    delete this.body;
+  }
+
+  toJSON(): JournalEntry {
+    const entry: JournalEntry = {
+      n: this.n,
+      at: new Date(this.atMs).toISOString(),
+      method: this.method,
+      path: this.path,
+      headers: this.headers,
+      ...(this.body !== undefined && { body: this.body }),
+      faults: this.faults,
+    };
+    const { read } = this;
+    if (read) {
+      entry.binding = read.binding;
+      entry.operation = read.operation;
+      if (read.id !== undefined) entry.id = read.id;
+      if (read.scope !== undefined) Object.assign(entry, placeOf(read.scope));
+    }
+    if (this.taskId !== undefined) entry.taskId = this.taskId;
+    if (this.status !== undefined) entry.status = this.status;
+    if (this.streamed !== undefined) entry.streamed = this.streamed;
+    if (this.durationMs !== undefined) entry.durationMs = this.durationMs;
+    if (this.replica !== undefined) entry.replica = this.replica;
+    return entry;
+  }
+}
+
+/** Bodies are kept up to this size; the rest is cut off (and said so). */
+export const MAX_BODY_CHARS = 16 * 1024;
+
+/**
+ * The first `max` characters, copied out: V8 makes a slice of a long string a view that keeps the
+ * whole string alive, so a clipped 4 MiB body would cost 4 MiB, not 16 KiB.
+ */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const head = Buffer.from(text.slice(0, max), 'utf8').toString('utf8');
+  return `${head}… (${text.length - max} more characters)`;
+}
+
+function clippedId(id: string | number | null): string | number | null {
+  return typeof id === 'string' ? clip(id, MAX_ID_CHARS) : id;
+}
