@@ -17,7 +17,7 @@ import type { Logger } from '../lib/log.js';
 import type { TaskStore } from '../store/task-store.js';
 import { checkAdminAccess, checkFeedOrigin } from './access.js';
 import type { SimEvent } from './events.js';
-import type { ControlPlane } from './routes.js';
+import type { ControlPlane } from './control-plane.js';
 // Shared with the dashboard, which loads it in the browser, so it stays a file under
 // src/admin/dashboard: from src/admin/ and dist/admin/ alike, this path reaches it (as DASHBOARD_DIR does).
 import { FEED_TYPES as EVERY_FEED_TYPE, taskIdOf } from '../../src/admin/dashboard/feed-types.js';
