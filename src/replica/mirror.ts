@@ -30,7 +30,7 @@ export type Entry =
   | { kind: 'request'; request: Omit<JournalEntry, 'n'> }
   | ControlChange;
 
-export interface MirrorTarget {
+interface MirrorTarget {
   store: TaskStore;
   ledger: PlayLedger;
   plane: ControlPlane;
