@@ -8,7 +8,7 @@
  */
 import type { InlineScenario } from './scenario/inline.js';
 import { createRequire } from 'node:module';
-import type { AgentCardOptions, CardFormat } from './bindings/agent-card.js';
+import type { AgentCardOptions, CardFormat } from './agents/card-options.js';
 import type { Clock } from './lib/clock.js';
 import type { LogFormat, LogLevel, Logger } from './lib/log.js';
 import type { VerdictThresholds } from './verdicts/thresholds.js';

@@ -7,8 +7,9 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import express, { type Express } from 'express';
+import type { ControlPlane } from './admin/control-plane.js';
 import { journalRequests } from './admin/journal-trace.js';
-import { adminRoutes, type ControlPlane } from './admin/routes.js';
+import { adminRoutes } from './admin/routes.js';
 import { gatewayEndpoint, type GatewayAgent, type GatewayOptions } from './bindings/gateway/endpoint.js';
 import { sendRestError } from './bindings/rest-v1/errors.js';
 import { answerOnSocket } from './bindings/rest-v1/socket-answer.js';

@@ -9,9 +9,9 @@
  * const answer = await drive(clock, fetch(`${sim.url}/message:send`, { method: 'POST', ... }));
  * const task = await waitForTask(sim, taskId, 'completed');
  */
-import { TASK_STATE_FROM_WIRE } from './bindings/v1/codec.js';
 import { isTerminal } from './domain/lifecycle.js';
 import type { Task, TaskState } from './domain/types.js';
+import { TASK_STATE_FROM_WIRE } from './domain/wire-states.js';
 import type { Clock, VirtualClock } from './lib/clock.js';
 import type { TaskStore } from './store/task-store.js';
 

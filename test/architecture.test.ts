@@ -254,6 +254,41 @@ describe('layering', () => {
   });
 });
 
+/** `files` and every file of src/ they reach through their imports, type-only ones included. */
+function reach(files: readonly SourceFile[]): SourceFile[] {
+  const reached = new Map(files.map((f) => [f.rel, f]));
+  const queue = [...files];
+  for (let f = queue.pop(); f; f = queue.pop()) {
+    for (const { specifier } of importsOf(f.code)) {
+      const t = target(f, specifier);
+      const next = t.kind === 'src' ? FILES.find((g) => g.rel === t.rel.replace(/\.js$/, '.ts')) : undefined;
+      if (next && !reached.has(next.rel)) {
+        reached.set(next.rel, next);
+        queue.push(next);
+      }
+    }
+  }
+  return [...reached.values()];
+}
+
+describe('contracts below their users', () => {
+  const isExpressOrRouter = (t: ReturnType<typeof target>) =>
+    t.kind === 'package' ? t.name === 'express' : t.rel.replace(/\.js$/, '.ts') === 'admin/routes.ts';
+
+  it('src/replica/ applies the control-plane model without the admin router or anything that imports express', () => {
+    expect(violations(reach(under('replica')), isExpressOrRouter)).toEqual([]);
+    // The router does import express and the replica does reach the model, so the check can fire.
+    expect(violations([file('admin/routes.ts')], isExpressOrRouter).length).toBeGreaterThan(0);
+    expect(reach(under('replica')).map((f) => f.rel)).toContain('admin/control-plane.ts');
+  });
+
+  it.each(['config.ts', 'testing.ts'])('src/%s reaches nothing in src/bindings/', (rel) => {
+    expect(violations(reach([file(rel)]), (t) => t.kind === 'src' && t.rel.startsWith('bindings/'))).toEqual(
+      [],
+    );
+  });
+});
+
 /**
  * STYLE.md's layer order, top to bottom; areas on one line are peers and import nothing of each
  * other. An area is a folder of src/ or a file at its root. An import may only go down.

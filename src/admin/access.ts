@@ -77,7 +77,7 @@ function presentedToken(req: IncomingMessage): string | undefined {
   return requestTarget(req.url).query.get('token') ?? undefined;
 }
 
-export function isLoopback(address: string | undefined): boolean {
+function isLoopback(address: string | undefined): boolean {
   if (!address) return false;
   return address === '::1' || /^(::ffff:)?127\./.test(address);
 }

@@ -26,7 +26,7 @@ export type SimEvent = SimEventBody & { n: number; at: string };
  * How to make an event's body from two values, called only if a watcher is listening or reads the
  * history. It must give the same body whenever it is called: build it from values that do not change.
  */
-export type BodyMaker<A, B> = (a: A, b: B) => SimEventBody;
+type BodyMaker<A, B> = (a: A, b: B) => SimEventBody;
 
 const asIs: BodyMaker<SimEventBody, undefined> = (body) => body;
 

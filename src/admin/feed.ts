@@ -17,29 +17,29 @@ import type { Logger } from '../lib/log.js';
 import type { TaskStore } from '../store/task-store.js';
 import { checkAdminAccess, checkFeedOrigin } from './access.js';
 import type { SimEvent } from './events.js';
-import type { ControlPlane } from './routes.js';
+import type { ControlPlane } from './control-plane.js';
 // Shared with the dashboard, which loads it in the browser, so it stays a file under
 // src/admin/dashboard: from src/admin/ and dist/admin/ alike, this path reaches it (as DASHBOARD_DIR does).
 import { FEED_TYPES as EVERY_FEED_TYPE, taskIdOf } from '../../src/admin/dashboard/feed-types.js';
 
-export const FEED_PATH = '/_sim/feed';
+const FEED_PATH = '/_sim/feed';
 
 /** Every event type, for the `types` filter. */
 export const FEED_TYPES: readonly SimEvent['type'][] = EVERY_FEED_TYPE;
 
 /** Close code for a watcher that reads too slowly: "try again later" (RFC 6455 §7.4.1, IANA registry). */
-export const TOO_SLOW = 1013;
+const TOO_SLOW = 1013;
 
 /** What the feed reads: the bus, the store (to tell what an event is about), the access token. */
-export type FeedSource = Pick<ControlPlane, 'events' | 'store' | 'adminToken'>;
+type FeedSource = Pick<ControlPlane, 'events' | 'store' | 'adminToken'>;
 
-export interface FeedOptions {
+interface FeedOptions {
   logger?: Logger;
   /** Bytes that may wait to be sent to one watcher before it is dropped. Default 1 MiB. */
   maxBufferedBytes?: number;
 }
 
-export interface Feed {
+interface Feed {
   /** Disconnects every watcher and stops accepting new ones. */
   close(): void;
 }

@@ -7,7 +7,7 @@ import type { LogFields, Logger } from '../lib/log.js';
 import type { Exchange } from '../calls/exchange.js';
 
 /** `taskId` → the scenario the task plays, if the task is still stored. */
-export type ScenarioOf = (taskId: string) => string | undefined;
+type ScenarioOf = (taskId: string) => string | undefined;
 
 export function logRequest(logger: Logger, exchange: Exchange, scenarioOf: ScenarioOf): void {
   if (logger.isEnabled && !logger.isEnabled('info')) return;

@@ -1,98 +1,23 @@
 /**
  * The admin API under `/_sim` (JSON): see and steer the simulator while it runs. Every route is
- * behind {@link checkAdminAccess}; agent cards never mention any of it.
+ * behind {@link checkAdminAccess}; agent cards never mention any of it. The model it serves (the
+ * plane, a reset, the global chaos) is control-plane.ts.
  */
-import { placeOf } from '../domain/scope.js';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import type { FaultKind, FaultLog } from '../chaos/fault-log.js';
-import type { GlobalChaos } from '../chaos/setting.js';
+import type { FaultKind } from '../chaos/fault-log.js';
 import { toRestStatus } from '../bindings/rest-v1/errors.js';
 import { asA2AError } from '../bindings/shared/errors.js';
 import { readJsonBody, sendJson } from '../bindings/shared/http.js';
 import { A2AError, invalidParams } from '../domain/errors.js';
-import { VirtualClock, type Clock } from '../lib/clock.js';
+import { placeOf } from '../domain/scope.js';
+import { VirtualClock } from '../lib/clock.js';
 import { readDuration } from '../lib/duration.js';
-import type { DeliveryLog, DeliveryOutcome } from '../push/delivery-log.js';
-import type { TaskRecord, TaskStore } from '../store/task-store.js';
+import type { DeliveryOutcome } from '../push/delivery-log.js';
+import type { TaskRecord } from '../store/task-store.js';
 import { checkAdminAccess, checkNotCrossSite } from './access.js';
 import { dashboardFiles } from './dashboard-files.js';
-import type { SimEventBus } from './events.js';
-import type { JournalQuery, RequestJournal } from './journal.js';
-
-export interface ControlPlane {
-  clock: Clock;
-  store: TaskStore;
-  events: SimEventBus;
-  journal: RequestJournal;
-  faults: FaultLog;
-  deliveries: DeliveryLog;
-  chaos: GlobalChaos;
-  /** `--admin-token`; without it, loopback clients only. */
-  adminToken?: string;
-  health(): Record<string, unknown>;
-  /** The loaded scenarios and agents, their match rules, and what failed to load. */
-  catalog(): Record<string, unknown>;
-  /** Re-reads the scenario directories; a broken file keeps its previous version. */
-  reload(): Promise<{ issues: string[] }>;
-  /** Each client's verdicts, rule by rule (`client`: one client's). */
-  verdicts(client?: string): Record<string, unknown>;
-  clearVerdicts(): void;
-  /** Writes what was recorded through the proxy (`record`); absent when not recording. */
-  stopRecording?(): Promise<{ files: string[]; conversations: number }>;
-  /** With replicas: resolves once this replica has everything the shared store had when asked. */
-  sync?(): Promise<void>;
-  /** With replicas: tells the others of a reset or a chaos change made here. */
-  changed?(change: ControlChange): void;
-}
-
-/** What a reset removes: everything, or the tasks of one scenario, agent or workspace. */
-export interface ResetFilter {
-  scenario?: unknown;
-  agent?: unknown;
-  workspace?: unknown;
-}
-
-/** A change to the whole simulator, made through one replica's control plane. */
-export type ControlChange = { kind: 'reset'; filter: ResetFilter } | { kind: 'chaos'; chaos: string | null };
-
-/** Removes the tasks the filter names; with none, the journal, faults, deliveries and verdicts too. */
-export function resetPlane(plane: ControlPlane, { scenario, agent, workspace }: ResetFilter): number {
-  const removed = plane.store.removeWhere(
-    (r) =>
-      (scenario === undefined || r.scenarioId === scenario) &&
-      (agent === undefined || placeOf(r.scope).agent === agent) &&
-      (workspace === undefined || placeOf(r.scope).workspace === workspace),
-  );
-  if (scenario === undefined && agent === undefined && workspace === undefined) {
-    plane.journal.clear();
-    plane.faults.clear();
-    plane.deliveries.clear();
-    plane.clearVerdicts();
-  }
-  return removed;
-}
-
-/** Sets the global chaos (null, "" or "off": none); throws InvalidParams on a mistake. */
-export async function setChaos(plane: ControlPlane, value: unknown): Promise<string | null> {
-  if (value === null || value === '' || value === 'off') {
-    plane.chaos.clear();
-    return null;
-  }
-  if (typeof value !== 'string') {
-    throw invalidParams([
-      {
-        field: 'chaos',
-        description: 'a profile name, key=value pairs, a *.chaos.yaml path, or null for none',
-      },
-    ]);
-  }
-  try {
-    await plane.chaos.set(value);
-  } catch (error) {
-    throw invalidParams([{ field: 'chaos', description: (error as Error).message }]);
-  }
-  return value;
-}
+import { resetPlane, setChaos, type ControlPlane, type ResetFilter } from './control-plane.js';
+import type { JournalQuery } from './journal.js';
 
 const JSON_TYPE = 'application/json';
 

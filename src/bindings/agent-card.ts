@@ -12,42 +12,16 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AgentExtension, AgentSecurity } from '../agents/schema.js';
+import type { AgentCardOptions, CardFormat } from '../agents/card-options.js';
+import type { AgentSecurity } from '../agents/schema.js';
 import type { Clock } from '../lib/clock.js';
 import type { SkillInfo } from '../scenario/model.js';
-
-/** Which card a request that names no `A2A-Version` gets. */
-export const CARD_FORMATS = Object.freeze(['hybrid', 'v1.0', 'v0.3'] as const);
-export type CardFormat = (typeof CARD_FORMATS)[number];
 
 /**
  * How long a client may use a fetched card before revalidating it (§8.6.1). Short: the skills on
  * the card follow the scenario files, which `--watch` and `POST /_sim/scenarios/reload` change.
  */
 export const CARD_MAX_AGE_SECONDS = 60;
-
-export interface AgentCardOptions {
-  name: string;
-  description: string;
-  version: string;
-  provider?: { organization: string; url: string };
-  documentationUrl?: string;
-  /** Overrides the URL derived from the request, e.g. behind a proxy. */
-  publicUrl?: string;
-  /** Where the agent is mounted below the base URL, e.g. `/agents/explore`. */
-  path?: string;
-  security?: AgentSecurity;
-  /** Whether GetExtendedAgentCard is offered (capabilities.extendedAgentCard). */
-  extendedCard: boolean;
-  /** Whether webhooks are offered (capabilities.pushNotifications). */
-  pushNotifications: boolean;
-  inputModes: readonly string[];
-  outputModes: readonly string[];
-  /** The card a request that names no `A2A-Version` gets. */
-  format: CardFormat;
-  /** capabilities.extensions, in both card versions. */
-  extensions?: readonly AgentExtension[];
-}
 
 type Card = Record<string, unknown>;
 

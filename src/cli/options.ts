@@ -5,7 +5,7 @@
  * before anything starts. The old spellings stay as aliases.
  */
 import type { Argv } from 'yargs';
-import { CARD_FORMATS } from '../bindings/agent-card.js';
+import { CARD_FORMATS } from '../agents/card-options.js';
 import { DEFAULTS } from '../config.js';
 import { formatBytes } from '../lib/bytes.js';
 import { formatDuration } from '../lib/duration.js';

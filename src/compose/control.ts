@@ -6,7 +6,7 @@ import { agentSummary } from '../agents/load.js';
 import { SimEventBus, type SimEventBody } from '../admin/events.js';
 import { RequestJournal } from '../admin/journal.js';
 import { logRequest } from '../admin/request-log.js';
-import type { ControlPlane } from '../admin/routes.js';
+import type { ControlPlane } from '../admin/control-plane.js';
 import { VERSION } from '../config.js';
 import { placeOf } from '../domain/scope.js';
 import type { LoggedEvent } from '../domain/types.js';

@@ -3,7 +3,7 @@
  * the one place where defaults meet options (config.ts writes them, this reads them), and where
  * the old option names still arrive.
  */
-import type { AgentCardOptions } from '../bindings/agent-card.js';
+import type { AgentCardOptions } from '../agents/card-options.js';
 import {
   DEFAULTS,
   type Duration,

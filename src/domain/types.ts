@@ -1,6 +1,7 @@
 /**
  * The simulator's own model of A2A. Wire-neutral: states are short literals, parts are tagged by
- * `kind`. Only codecs know `TASK_STATE_*`, ProtoJSON member names or v0.3 shapes.
+ * `kind`. Only codecs know ProtoJSON member names or v0.3 shapes, and `TASK_STATE_*` lives in one
+ * table beside this file (wire-states.ts).
  *
  * Values of these types are never mutated once built: the store replaces a task instead of editing
  * it, so a snapshot handed to a stream or kept in the event log stays true to its moment.

@@ -6,7 +6,7 @@
 import type { PausePoint } from '../engine/plan.js';
 import type { SharedPlay, TurnState } from '../runtime/plays.js';
 
-export interface LedgerEntry extends SharedPlay {
+interface LedgerEntry extends SharedPlay {
   /** The replica that started the turn. */
   player: string;
 }

@@ -103,7 +103,7 @@ export class SharedLogReader {
 }
 
 /** Whether stream id `a` comes after `b` (`ms-seq`). */
-export function isAfter(a: string, b: string): boolean {
+function isAfter(a: string, b: string): boolean {
   const [aMs, aSeq] = a.split('-').map(Number) as [number, number];
   const [bMs, bSeq] = b.split('-').map(Number) as [number, number];
   return aMs > bMs || (aMs === bMs && aSeq > bSeq);

@@ -3,7 +3,7 @@
  * keeps the whole simulator in its own store and logs, so every read, stream and resume is served
  * as fast as with the memory store, and the log is what keeps them the same.
  */
-import { resetPlane, setChaos, type ControlChange, type ControlPlane } from '../admin/routes.js';
+import { resetPlane, setChaos, type ControlChange, type ControlPlane } from '../admin/control-plane.js';
 import type { JournalEntry } from '../admin/journal.js';
 import type { FaultRecord } from '../chaos/fault-log.js';
 import { scopeOf, type Place } from '../domain/scope.js';
@@ -30,7 +30,7 @@ export type Entry =
   | { kind: 'request'; request: Omit<JournalEntry, 'n'> }
   | ControlChange;
 
-export interface MirrorTarget {
+interface MirrorTarget {
   store: TaskStore;
   ledger: PlayLedger;
   plane: ControlPlane;

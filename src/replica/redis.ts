@@ -48,7 +48,7 @@ return 0`;
 type ScriptName = 'hold' | 'appendHeld' | 'release';
 const SCRIPTS: Record<ScriptName, string> = { hold: HOLD, appendHeld: APPEND_HELD, release: RELEASE };
 
-export type ScriptedRedis = Redis & {
+type ScriptedRedis = Redis & {
   [name in ScriptName]: (keys: number, ...args: (string | number)[]) => Promise<unknown>;
 };
 

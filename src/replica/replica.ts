@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { ControlChange, ControlPlane } from '../admin/routes.js';
+import type { ControlChange, ControlPlane } from '../admin/control-plane.js';
 import { A2AError } from '../domain/errors.js';
 import { placeOf } from '../domain/scope.js';
 import type { PushConfig } from '../domain/types.js';

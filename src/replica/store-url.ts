@@ -26,7 +26,7 @@ export interface RedisStoreSettings {
 
 export type StoreSettings = { kind: 'memory' } | RedisStoreSettings;
 
-export const STORE_DEFAULTS = { prefix: 'a2a-sim:', lease: 3_000, logSize: 200_000 } as const;
+const STORE_DEFAULTS = { prefix: 'a2a-sim:', lease: 3_000, logSize: 200_000 } as const;
 
 const FORM = 'memory or redis://HOST[:PORT][/DB][?prefix=P&lease=3s&log=200000]';
 

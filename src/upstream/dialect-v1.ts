@@ -5,8 +5,9 @@
  * client (snake_case, enum numbers, unknown fields ignored).
  */
 import type { WireReader } from '../bindings/shared/wire-reader.js';
-import { readPart, TASK_STATE_FROM_WIRE, toWireMessage } from '../bindings/v1/codec.js';
+import { readPart, toWireMessage } from '../bindings/v1/codec.js';
 import type { Role, SendRequest, Task } from '../domain/types.js';
+import { TASK_STATE_FROM_WIRE } from '../domain/wire-states.js';
 import type { UpstreamItem } from '../runtime/api.js';
 import {
   decodeAgentValue,

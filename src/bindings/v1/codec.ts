@@ -13,39 +13,14 @@ import type {
   PushConfigInput,
   Role,
   SendRequest,
-  TaskState,
   TaskStatus,
   TaskView,
 } from '../../domain/types.js';
+import { TASK_STATE_FROM_WIRE, TASK_STATE_TO_WIRE } from '../../domain/wire-states.js';
 import type { PushConfigPage, PushConfigPageQuery } from '../../runtime/api.js';
 import type { DataItem } from '../../calls/wire.js';
 import { readPushConfig, readSendRequest, type SendRequestGrammar } from '../shared/send-request.js';
 import { BASE64, join, WireReader } from '../shared/wire-reader.js';
-
-export const TASK_STATE_TO_WIRE = Object.freeze({
-  unknown: 'TASK_STATE_UNSPECIFIED',
-  submitted: 'TASK_STATE_SUBMITTED',
-  working: 'TASK_STATE_WORKING',
-  completed: 'TASK_STATE_COMPLETED',
-  failed: 'TASK_STATE_FAILED',
-  canceled: 'TASK_STATE_CANCELED',
-  'input-required': 'TASK_STATE_INPUT_REQUIRED',
-  rejected: 'TASK_STATE_REJECTED',
-  'auth-required': 'TASK_STATE_AUTH_REQUIRED',
-} as const satisfies Record<TaskState, string>);
-
-/** Names and proto numbers (the order of TASK_STATE_TO_WIRE is the proto's numbering). */
-export const TASK_STATE_FROM_WIRE: ReadonlyMap<string | number, TaskState> = new Map<
-  string | number,
-  TaskState
->(
-  (Object.entries(TASK_STATE_TO_WIRE) as [TaskState, string][]).flatMap(
-    ([state, wire], number): [string | number, TaskState][] => [
-      [wire, state],
-      [number, state],
-    ],
-  ),
-);
 
 const ROLE_TO_WIRE = Object.freeze({ user: 'ROLE_USER', agent: 'ROLE_AGENT' } as const satisfies Record<
   Role,

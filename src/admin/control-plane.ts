@@ -1,0 +1,89 @@
+/**
+ * The control plane as a model: what the `/_sim` API sees and steers, and the changes to the whole
+ * simulator (a reset, the global chaos) that a replica applies when another replica made them. No
+ * HTTP here: routes.ts serves this over express, and src/replica/ applies it without the router.
+ */
+import type { FaultLog } from '../chaos/fault-log.js';
+import type { GlobalChaos } from '../chaos/setting.js';
+import { invalidParams } from '../domain/errors.js';
+import { placeOf } from '../domain/scope.js';
+import type { Clock } from '../lib/clock.js';
+import type { DeliveryLog } from '../push/delivery-log.js';
+import type { TaskStore } from '../store/task-store.js';
+import type { SimEventBus } from './events.js';
+import type { RequestJournal } from './journal.js';
+
+export interface ControlPlane {
+  clock: Clock;
+  store: TaskStore;
+  events: SimEventBus;
+  journal: RequestJournal;
+  faults: FaultLog;
+  deliveries: DeliveryLog;
+  chaos: GlobalChaos;
+  /** `--admin-token`; without it, loopback clients only. */
+  adminToken?: string;
+  health(): Record<string, unknown>;
+  /** The loaded scenarios and agents, their match rules, and what failed to load. */
+  catalog(): Record<string, unknown>;
+  /** Re-reads the scenario directories; a broken file keeps its previous version. */
+  reload(): Promise<{ issues: string[] }>;
+  /** Each client's verdicts, rule by rule (`client`: one client's). */
+  verdicts(client?: string): Record<string, unknown>;
+  clearVerdicts(): void;
+  /** Writes what was recorded through the proxy (`record`); absent when not recording. */
+  stopRecording?(): Promise<{ files: string[]; conversations: number }>;
+  /** With replicas: resolves once this replica has everything the shared store had when asked. */
+  sync?(): Promise<void>;
+  /** With replicas: tells the others of a reset or a chaos change made here. */
+  changed?(change: ControlChange): void;
+}
+
+/** What a reset removes: everything, or the tasks of one scenario, agent or workspace. */
+export interface ResetFilter {
+  scenario?: unknown;
+  agent?: unknown;
+  workspace?: unknown;
+}
+
+/** A change to the whole simulator, made through one replica's control plane. */
+export type ControlChange = { kind: 'reset'; filter: ResetFilter } | { kind: 'chaos'; chaos: string | null };
+
+/** Removes the tasks the filter names; with none, the journal, faults, deliveries and verdicts too. */
+export function resetPlane(plane: ControlPlane, { scenario, agent, workspace }: ResetFilter): number {
+  const removed = plane.store.removeWhere(
+    (r) =>
+      (scenario === undefined || r.scenarioId === scenario) &&
+      (agent === undefined || placeOf(r.scope).agent === agent) &&
+      (workspace === undefined || placeOf(r.scope).workspace === workspace),
+  );
+  if (scenario === undefined && agent === undefined && workspace === undefined) {
+    plane.journal.clear();
+    plane.faults.clear();
+    plane.deliveries.clear();
+    plane.clearVerdicts();
+  }
+  return removed;
+}
+
+/** Sets the global chaos (null, "" or "off": none); throws InvalidParams on a mistake. */
+export async function setChaos(plane: ControlPlane, value: unknown): Promise<string | null> {
+  if (value === null || value === '' || value === 'off') {
+    plane.chaos.clear();
+    return null;
+  }
+  if (typeof value !== 'string') {
+    throw invalidParams([
+      {
+        field: 'chaos',
+        description: 'a profile name, key=value pairs, a *.chaos.yaml path, or null for none',
+      },
+    ]);
+  }
+  try {
+    await plane.chaos.set(value);
+  } catch (error) {
+    throw invalidParams([{ field: 'chaos', description: (error as Error).message }]);
+  }
+  return value;
+}
