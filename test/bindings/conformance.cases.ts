@@ -24,10 +24,15 @@ async function expectError(work: Promise<unknown>, type: string): Promise<Driver
   return error as DriverError;
 }
 
+/**
+ * Runs every case through the driver `makeDriver` makes for the server `start` starts: by default a
+ * simulator listening on its own (test/bindings/express-mount.test.ts passes one mounted in an app).
+ */
 export function conformanceCases(
   name: string,
   makeDriver: DriverFactory,
   unsupported: Unsupported = {},
+  start: () => Promise<TestSim> = () => startSim(),
 ): void {
   describe(name, () => {
     let t: TestSim;
@@ -44,7 +49,7 @@ export function conformanceCases(
           })
         : it(title, body);
     beforeAll(async () => {
-      t = await startSim();
+      t = await start();
       d = await makeDriver(t.url);
     });
     afterAll(() => t.close());

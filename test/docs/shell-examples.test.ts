@@ -3,9 +3,11 @@
  * written, one test per block, so that no example can rot. Outputs and files shown for
  * illustration are in ```text, ```json and ```yaml blocks, which are not run.
  *
- * Each block runs with `bash -euo pipefail` in a directory of its own that links every file of
- * the checkout (so `npm start`, `scenarios/tck` and `docker build .` work there, and the files a
- * block writes are thrown away), against a simulator started from the built CLI at `--speed 0`
+ * Each block runs with `bash -euo pipefail` in a directory of its own that links every file of a
+ * copy of the checkout's {@link SANDBOX} files, made once in a temporary directory (so `npm start`,
+ * `scenarios/tck` and `docker build .` work there, and what a block writes, in a `my-scenarios/` of
+ * its own or anywhere else, never reaches the checkout: afterAll checks that its git status did not
+ * change), against a simulator started from the built CLI at `--speed 0`
  * (the speed is this test's: the documented requests are the same at any speed, only faster).
  * The documented address, `http://127.0.0.1:41241` (or `localhost:41241`), is rewritten to the
  * simulator's. `http://127.0.0.1:41242` is where the docs put a real agent (record-and-proxy.md:
@@ -39,6 +41,7 @@ import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, serve } from '../helpers/cli.js';
+import { checkoutChanges, checkoutStatus, copyCheckout } from '../helpers/files.js';
 import { freePort } from '../helpers/ports.js';
 import { startRedis, type RedisServer } from '../helpers/redis.js';
 
@@ -46,6 +49,22 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SHELLS = new Set(['sh', 'bash', 'shell', 'console']);
 /** How long one block may take, servers included. */
 const BLOCK_TIMEOUT_MS = 20_000;
+/**
+ * What the blocks use of the checkout: the package and its build (`npm start`, `node
+ * dist/cli/main.js`), the scenarios (`-s scenarios/tck`) and the Dockerfile with every file its
+ * `COPY` lines take (`docker build .`).
+ */
+const SANDBOX = [
+  'package.json',
+  'package-lock.json',
+  'Dockerfile',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'dist',
+  'scenarios',
+  'scripts',
+  'src',
+];
 
 interface Block {
   file: string;
@@ -296,17 +315,21 @@ function which(name: string): string | undefined {
 }
 
 let work: string;
+let sandbox: string;
 let bin: string;
 let shared: ReturnType<typeof serve>;
 let sharedPort: number;
 let redis: RedisServer;
+let statusBefore: string[] | undefined;
 
 async function writeScript(path: string, text: string) {
   await writeFile(path, text, { mode: 0o755 });
 }
 
 beforeAll(async () => {
+  statusBefore = checkoutStatus();
   work = await mkdtemp(join(tmpdir(), 'a2a-sim-docs-'));
+  sandbox = await copyCheckout(join(work, 'checkout'), SANDBOX);
   bin = join(work, 'bin');
   await mkdir(bin);
   await mkdir(join(work, 'images'));
@@ -340,6 +363,10 @@ afterAll(async () => {
   await shared?.stop();
   await redis?.stop();
   if (work) await rm(work, { recursive: true, force: true });
+  const changes = checkoutChanges(statusBefore);
+  expect(changes, `the checkout's git status changed while the examples ran:\n${changes.join('\n')}`).toEqual(
+    [],
+  );
 });
 
 /** Kills what a block may have left running: its servers' groups, then its own. */
@@ -355,9 +382,7 @@ async function runBlock(block: Block): Promise<{ code: number | null; output: st
   const dir = await mkdtemp(join(work, 'block-'));
   const cwd = join(dir, 'cwd');
   await mkdir(cwd);
-  for (const name of readdirSync(ROOT)) {
-    if (name !== '.git') await symlink(join(ROOT, name), join(cwd, name));
-  }
+  for (const name of readdirSync(sandbox)) await symlink(join(sandbox, name), join(cwd, name));
   const probe = prepare(block, 0);
   const port = probe.ownServer ? await freePort() : sharedPort;
   const { script } = prepare(block, port, sharedPort, redis.port);

@@ -5,7 +5,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSimulator, drive, VirtualClock, waitForTask, type Simulator } from '../../src/index.js';
-import { TEST_HTTP } from '../helpers/sim.js';
 import { postJson, RETURN_IMMEDIATELY, v1Send, V1_HEADERS } from '../helpers/wire.js';
 
 const SLOW_WEATHER = {
@@ -33,7 +32,6 @@ beforeAll(async () => {
     port: 0,
     clock,
     logLevel: 'silent',
-    http: TEST_HTTP,
     scenarios: [YAML_REPLY],
   });
 });

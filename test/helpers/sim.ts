@@ -7,12 +7,6 @@ import { createSimulator, drive, VirtualClock, type SimulatorOptions } from '../
 
 export type TestSim = Awaited<ReturnType<typeof startSim>>;
 
-/**
- * Which HTTP stack the tests go through: the suite runs once over the native handlers and once over
- * the express mount (vitest.config.ts), and passes over both.
- */
-export const TEST_HTTP = process.env['SIM_TEST_HTTP'] === 'express' ? 'express' : 'native';
-
 export async function startSim(options: SimulatorOptions = {}) {
   const clock = new VirtualClock();
   const sim = await createSimulator({
@@ -20,7 +14,6 @@ export async function startSim(options: SimulatorOptions = {}) {
     host: '127.0.0.1',
     clock,
     logLevel: 'silent',
-    http: TEST_HTTP,
     ...options,
   });
   return {

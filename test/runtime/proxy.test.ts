@@ -10,7 +10,6 @@ import { SendMessageRequest } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSimulator, type Simulator, type SimulatorOptions } from '../../src/index.js';
-import { TEST_HTTP } from '../helpers/sim.js';
 import { getSse, postSse } from '../helpers/sse.js';
 import { startUpstreamAgent, type UpstreamAgent } from '../helpers/upstream-agent.js';
 import { callJson, chaosHeader, cursorHeader } from '../helpers/wire.js';
@@ -28,7 +27,6 @@ async function proxySim(
   return createSimulator({
     port: 0,
     logLevel: 'silent',
-    http: TEST_HTTP,
     proxy: { url: agent.url, ...proxy },
     ...options,
   });

@@ -10,7 +10,8 @@ import type { Exchange } from '../../calls/exchange.js';
  * Reads the request body as UTF-8, refusing more than `limitBytes` with PayloadTooLargeError. A body
  * declared larger is refused before any of it is read, one that grows larger is read no further;
  * either way the answer closes the connection, so the rest is never read (RFC 9110 §15.5.14). `by`
- * says what sets the limit, for the message.
+ * says what sets the limit, for the message. A body a middleware in front already read (the
+ * simulator's express app mounted behind `express.json()`) is taken from what it left in `req.body`.
  */
 export function readBody(
   req: IncomingMessage,
@@ -18,17 +19,23 @@ export function readBody(
   limitBytes: number,
   by = '--max-body-bytes, or maxBodyBytes in createSimulator',
 ): Promise<string> {
+  const tooLarge = () => {
+    const message = `Request body too large: the limit is ${limitBytes} bytes (${by}).`;
+    return new A2AError('PayloadTooLargeError', message, { metadata: { limitBytes } });
+  };
+  // The stream will not end a second time: waiting for it would never answer.
+  if (req.readableEnded) {
+    return new Promise((resolve) => {
+      const text = bodyReadBefore(req);
+      if (Buffer.byteLength(text) > limitBytes) throw tooLarge();
+      resolve(text);
+    });
+  }
   return new Promise((resolve, reject) => {
     const refuse = () => {
       req.pause();
       res.setHeader('Connection', 'close');
-      reject(
-        new A2AError(
-          'PayloadTooLargeError',
-          `Request body too large: the limit is ${limitBytes} bytes (${by}).`,
-          { metadata: { limitBytes } },
-        ),
-      );
+      reject(tooLarge());
     };
     if (Number(req.headers['content-length']) > limitBytes) {
       refuse();
@@ -61,6 +68,23 @@ export function readBody(
       ),
     );
   });
+}
+
+/**
+ * The body of a request whose stream a middleware already read, from what it parsed into `req.body`:
+ * the text (`express.text()`), the bytes (`express.raw()`) or the JSON value (`express.json()`),
+ * written out again. An empty body stays empty, though express.json() makes it `{}`.
+ */
+function bodyReadBefore(req: IncomingMessage): string {
+  const body: unknown = (req as IncomingMessage & { body?: unknown }).body;
+  if (typeof body === 'string') return body;
+  if (Buffer.isBuffer(body)) return body.toString('utf8');
+  if (req.headers['content-length'] === '0') return '';
+  if (body !== undefined) return JSON.stringify(body);
+  throw new A2AError(
+    'InternalError',
+    'The request body was read before it reached the simulator, and nothing parsed it into req.body: mount the simulator before the middleware that reads bodies, or parse them with express.json().',
+  );
 }
 
 export interface JsonBodyOptions {
