@@ -25,7 +25,7 @@ import type { SimulatorOptions } from './config.js';
 import type { Clock } from './lib/clock.js';
 import type { Logger } from './lib/log.js';
 import type { DeliveryLog } from './push/delivery-log.js';
-import type { TaskService } from './runtime/api.js';
+import type { Scenario } from './scenario/model.js';
 import type { ReplicaHealth } from './replica/replica.js';
 import type { InlineScenario } from './scenario/inline.js';
 import type { ScenarioIssue } from './scenario/load.js';
@@ -43,8 +43,8 @@ export interface SimAgent {
   code: string;
   /** Its base URL, e.g. `http://127.0.0.1:41241/agents/explore`. */
   url: string;
-  /** Plays only this agent's scenarios; shares the simulator's store and clock. */
-  service: TaskService;
+  /** The scenarios it plays now, highest priority first (a reload replaces them). */
+  scenarios(): readonly Scenario[];
   definition: AgentDefinition;
 }
 
@@ -58,18 +58,24 @@ export interface Simulator {
   /** Base URL, e.g. `http://127.0.0.1:41241`. */
   url: string;
   port: number;
+  /**
+   * The same handlers as an express app, to mount in an app of your own (`app.use(sim.app)`); a
+   * body parser in front is fine. Requests it serves are journaled and judged like any other.
+   */
   app: Express;
+  /** The `node:http` server it listens with, e.g. to watch its connections. */
   server: Server;
+  /** The clock every timer runs on: a {@link VirtualClock} moves only when the test advances it. */
   clock: Clock;
-  /** The default agent's service: every loaded scenario, served at the root. */
-  service: TaskService;
+  /** The scenarios the root agent plays now, highest priority first (`use()` and reloads change them). */
+  scenarios(): readonly Scenario[];
   /** The workspace gateway's path, e.g. `/acme/agents/a2a`. */
   gatewayPath: string;
   /** The agents defined by `*.agent.yaml` files, each under `/agents/{id}/`. */
   agents: SimAgent[];
   /**
    * The defined agent with this id or code (they never collide), e.g. for a gateway's selector.
-   * @example sim.findAgent('explore')?.service
+   * @example sim.findAgent('explore')?.url
    */
   findAgent(idOrCode: string): SimAgent | undefined;
   /** Every task, in every scope, with its event log. */
@@ -158,7 +164,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     id,
     code,
     url: `${url}/agents/${id}`,
-    service,
+    scenarios: () => service.scenarios.list(),
     definition,
   }));
   return {
@@ -167,7 +173,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     app: http.app,
     server,
     clock: settings.clock,
-    service: agents.root.proxy ?? agents.root.service,
+    scenarios: () => agents.root.service.scenarios.list(),
     gatewayPath: `${settings.gatewayPrefix}/agents/a2a`,
     agents: defined,
     findAgent: (idOrCode) =>
@@ -239,7 +245,6 @@ export type { InlineScenario } from './scenario/inline.js';
 export { drive, waitForTask } from './testing.js';
 export type { AgentDefinition } from './agents/load.js';
 export type { Scenario } from './scenario/model.js';
-export type { TaskService, CallContext } from './runtime/api.js';
 export type { SimEvent } from './admin/events.js';
 export type { JournalEntry } from './admin/journal.js';
 export type { FaultRecord } from './chaos/fault-log.js';

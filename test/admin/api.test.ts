@@ -43,7 +43,7 @@ describe('GET /_sim/health', () => {
     expect(body).toMatchObject({
       status: 'ok',
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
-      scenarios: t.sim.service.scenarios.list().length,
+      scenarios: t.sim.scenarios().length,
       agents: 1,
       tasks: 1,
     });

@@ -33,7 +33,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const loaded = () => t.sim.service.scenarios.list().map((s) => s.id);
+const loaded = () => t.sim.scenarios().map((s) => s.id);
 const answer = async (text: string, id: string) =>
   (await restSend(t, '', text, id)).artifacts[0].parts[0].text as string;
 

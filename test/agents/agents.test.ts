@@ -94,13 +94,13 @@ describe('loading', () => {
     expect(t.sim.findAgent('nobody')).toBeUndefined();
     const forecast = t.sim.findAgent('forecast')!;
     expect(forecast.definition.workspaces).toEqual(['ws-1']);
-    expect(forecast.service.scenarios.list().map((s) => s.id)).toEqual(['weather']);
+    expect(forecast.scenarios().map((s) => s.id)).toEqual(['weather']);
     expect(
       t.sim
         .findAgent('explore')!
-        .service.scenarios.list()
+        .scenarios()
         .map((s) => s.id),
-    ).toEqual(t.sim.service.scenarios.list().map((s) => s.id));
+    ).toEqual(t.sim.scenarios().map((s) => s.id));
   });
 
   it('skips a broken agent file and the reserved id "a2a" with a warning, and serves the others', () => {

@@ -32,7 +32,7 @@ describe('global and scenario chaos settings', () => {
       expect(g.sim.issues.map(atLine)).toEqual([
         expect.stringMatching(/shaky\.yaml:3 chaos: "drop-mode" must be one of fin, reset, hang/),
       ]);
-      expect(g.sim.service.scenarios.get('shaky')).toBeUndefined();
+      expect(g.sim.scenarios().find((s) => s.id === 'shaky')).toBeUndefined();
     } finally {
       await g.close();
       await rm(dir, { recursive: true, force: true });

@@ -68,7 +68,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       }),
     });
     const base = argv.publicUrl?.replace(/\/+$/, '') ?? sim.url;
-    const scenarios = sim.service.scenarios.list().map((s) => s.id);
+    const scenarios = sim.scenarios().map((s) => s.id);
     const store = sim.replica?.health();
     process.stdout.write(
       [
