@@ -29,7 +29,7 @@ export function withUpstreamOptions<T>(yargs: Argv<T>, group: string) {
     .option('proxy-timeout', {
       requiresArg: true,
       coerce: durationValue('--proxy-timeout', { min: 1 }),
-      default: formatDuration(DEFAULTS.proxyTimeout),
+      default: formatDuration(DEFAULTS.proxy.timeout),
       describe: 'How long the agent may take to start answering',
       group,
     })
