@@ -6,7 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { COMMANDS } from '../src/config/commands.js';
-import { envNamesOf, type OptionGroup, type OptionRow } from '../src/config/row.js';
+import { envNamesOf, OWN_OPTIONS, type OptionGroup, type OptionRow } from '../src/config/row.js';
 import { formatBytes } from '../src/lib/bytes.js';
 import { formatDuration } from '../src/lib/duration.js';
 
@@ -128,7 +128,7 @@ export function optionTables(): string {
     if (again.length) lines.push(`${reference(again, shown)}${fresh.length ? ', and these:' : '.'}`, '');
     if (!groups.length) lines.push('No options of its own.', '');
     for (const { title, rows } of merged(fresh)) {
-      if (title !== 'Options') lines.push(`**${title}**`, '');
+      if (title !== OWN_OPTIONS) lines.push(`**${title}**`, '');
       lines.push(...table(rows), '');
       for (const row of rows) if (!shown.has(row)) shown.set(row, { command, title });
     }

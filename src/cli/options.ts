@@ -6,21 +6,31 @@
  * wins over the default.
  */
 import type { Argv, Options } from 'yargs';
-import { ALL_ROWS } from '../config/defaults.js';
+import { ALL_ROWS } from '../config/commands.js';
 import type { SimulatorOptions } from '../config/options.js';
-import { camelCase, envNamesOf, type ArgsOf, type OptionGroup, type OptionRow } from '../config/row.js';
+import {
+  camelCase,
+  envNamesOf,
+  OWN_OPTIONS,
+  type ArgsOf,
+  type OptionGroup,
+  type OptionRow,
+} from '../config/row.js';
 import { formatBytes } from '../lib/bytes.js';
 import { formatDuration } from '../lib/duration.js';
 import { parserOf } from './values.js';
 
 type RowsOf<G extends readonly OptionGroup[]> = G[number]['rows'][number];
 
-/** The heading yargs puts its own options under: rows under it need no group. */
-const YARGS_GROUP = 'Options';
-
 /**
  * Declares the flags of these groups, in order, with the values their variables give.
- * @example withOptions(yargs, COMMANDS.list).argv.scenarioDirs
+ * @note The variables reach yargs as a config object, not through `.env('A2A_SIM')`, which reads
+ * every A2A_SIM_* name as a flag of whatever command runs (`A2A_SIM_JSON`, `A2A_SIM_S`,
+ * `A2A_SIM_HELP`) and refuses one the command does not take. A config object ranks below flags and
+ * above defaults, and is parsed, coerced and checked as flags are. A yargs config file, were one
+ * added, would rank above it: to keep flags > variables > file > defaults, merge the file's values
+ * into this object under the variables' instead.
+ * @example withOptions(yargs, COMMANDS.list).parseSync().scenarioDirs
  */
 export function withOptions<T, const G extends readonly OptionGroup[]>(
   yargs: Argv<T>,
@@ -29,10 +39,6 @@ export function withOptions<T, const G extends readonly OptionGroup[]>(
   for (const { title, rows } of groups) {
     for (const row of rows) yargs.option(row.flag, yargsOption(row, title));
   }
-  // @note Variables are passed as a config object: yargs' own `.env()` would read every
-  // A2A_SIM_* name for every flag of every command (`A2A_SIM_JSON`, `A2A_SIM_S`, `A2A_SIM_HELP`),
-  // and refuse a variable a command does not take. Config objects rank below flags and above
-  // defaults, and are parsed, coerced and checked as flags are.
   // Each value is what the row's parser made of it (values.ts), of the type ArgsOf says.
   return yargs.config(fromEnvironment(groups)) as unknown as Argv<T & ArgsOf<RowsOf<G>>>;
 }
@@ -49,7 +55,8 @@ function yargsOption(row: OptionRow, title: string): Options {
     ...(parserOf(row) && { coerce: parserOf(row) }),
     ...(row.default !== undefined && { default: shownDefault(row) }),
     describe: `${row.help}${defaultText}`,
-    ...(title !== YARGS_GROUP && { group: `${title}:` }),
+    // yargs' own heading needs no group, and naming it would move --version below them.
+    ...(title !== OWN_OPTIONS && { group: `${title}:` }),
   };
 }
 

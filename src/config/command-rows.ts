@@ -3,7 +3,7 @@
  * recording it, examining a client, replaying and listing scenarios, printing schemas.
  */
 import { UPSTREAM_BINDINGS } from '../upstream/agent.js';
-import { group } from './row.js';
+import { group, OWN_OPTIONS } from './row.js';
 import { SEED, START_TIME } from './server-rows.js';
 
 /** What selects a recorded scenario (`--match`). */
@@ -124,7 +124,7 @@ export const RECORDING = group('Recording', [
   },
 ]);
 
-export const EXAM = group('Options', [
+export const EXAM = group(OWN_OPTIONS, [
   {
     flag: 'curriculum',
     env: false,
@@ -160,7 +160,7 @@ export const EXAM = group('Options', [
   },
 ]);
 
-export const REPLAY = group('Options', [
+export const REPLAY = group(OWN_OPTIONS, [
   {
     flag: 'then',
     env: false,
@@ -181,7 +181,7 @@ export const REPLAY = group('Options', [
   },
 ]);
 
-export const LIST = group('Options', [
+export const LIST = group(OWN_OPTIONS, [
   {
     flag: 'json',
     env: false,
@@ -191,7 +191,7 @@ export const LIST = group('Options', [
   },
 ]);
 
-export const SCHEMA = group('Options', [
+export const SCHEMA = group(OWN_OPTIONS, [
   {
     flag: 'agent',
     env: false,

@@ -4,6 +4,7 @@
  */
 import { EXAM, LIST, PROXY, RECORDING, REPLAY, SCHEMA, UPSTREAM } from './command-rows.js';
 import { BEHAVIOUR, CHAOS, CONTROL_PLANE, SCENARIOS, SECURITY, SERVER } from './server-rows.js';
+import type { OptionRow } from './row.js';
 import { PUSH, RETENTION } from './task-rows.js';
 
 export { EXAM, LIST, PROXY, RECORDING, REPLAY, SCENARIOS, SCHEMA, UPSTREAM };
@@ -37,3 +38,10 @@ export type CommandName = keyof typeof COMMANDS;
 
 /** Every row of every command, as a union of their literal types. */
 export type AnyRow = (typeof COMMANDS)[CommandName][number]['rows'][number];
+
+/** Every row of every command, each once. */
+export const ALL_ROWS: readonly OptionRow[] = [
+  ...new Set(
+    Object.values(COMMANDS).flatMap((groups) => groups.flatMap((g): readonly OptionRow[] => g.rows)),
+  ),
+];

@@ -3,16 +3,9 @@
  * `DEFAULTS` holds it), and {@link withDefaults}, which fills them into createSimulator's options
  * (and reads the old option names still honoured).
  */
-import { COMMANDS, type AnyRow } from './commands.js';
+import { ALL_ROWS, type AnyRow } from './commands.js';
 import type { OptionGroupName, OptionName, OptionRow, ValueOf } from './row.js';
 import type { ProxyOptions, RecordOptions, SimulatorOptions } from './options.js';
-
-/** Every row of every command, each once. */
-export const ALL_ROWS: readonly OptionRow[] = [
-  ...new Set(
-    Object.values(COMMANDS).flatMap((groups) => groups.flatMap((g): readonly OptionRow[] => g.rows)),
-  ),
-];
 
 /**
  * Options no row sets: objects given in code, and `record.out`, which `record --out` sets with a

@@ -119,6 +119,9 @@ export type ValueOf<R> = R extends { choices: readonly (infer C)[] }
       ? ValueTypes[T]
       : never;
 
+/** The heading of a command's own options: the one yargs puts its `--help` and `--version` under. */
+export const OWN_OPTIONS = 'Options';
+
 /** Rows under one heading of `--help` and docs/cli.md. */
 export interface OptionGroup<R extends OptionRow = OptionRow> {
   title: string;
@@ -126,8 +129,8 @@ export interface OptionGroup<R extends OptionRow = OptionRow> {
 }
 
 /** One row, checked against its option's type, its literal type kept (for rows used in several groups). */
-export function row<const R extends OptionRow>(row: R): R {
-  return row;
+export function row<const R extends OptionRow>(definition: R): R {
+  return definition;
 }
 
 /** A group of rows, each checked against its option's type; their literal types are kept for the CLI. */

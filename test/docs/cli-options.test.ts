@@ -6,8 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CLI_DOC, withOptionTables } from '../../scripts/docs-cli.js';
-import { COMMANDS } from '../../src/config/commands.js';
-import { ALL_ROWS } from '../../src/config/defaults.js';
+import { ALL_ROWS, COMMANDS } from '../../src/config/commands.js';
 import { envNamesOf, type OptionGroup } from '../../src/config/row.js';
 
 const committed = readFileSync(CLI_DOC, 'utf8');
