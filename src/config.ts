@@ -5,236 +5,35 @@
  * own name, prefixed by its group for push (`--push-max-attempts` is `push.maxAttempts`,
  * `--max-events-per-task` is `retention.maxEventsPerTask`), and durations take the same units
  * everywhere (`500ms`, `15s`, `24h`, or milliseconds as a number).
+ *
+ * The options' types are in config/options.ts; each option with a flag is a row of data in
+ * config/*-rows.ts (flag, variable, type, default, help), from which the CLI, the defaults below
+ * and docs/cli.md's tables (`npm run docs:cli`) are made.
  */
-import type { InlineScenario } from './scenario/inline.js';
 import { createRequire } from 'node:module';
-import type { AgentCardOptions, CardFormat } from './agents/card-options.js';
-import type { Clock } from './lib/clock.js';
-import type { LogFormat, LogLevel, Logger } from './lib/log.js';
-import type { VerdictThresholds } from './verdicts/thresholds.js';
+import { ROW_DEFAULTS } from './config/defaults.js';
 
-/**
- * A duration option: milliseconds as a number, or as flags and files write it (`500ms`, `15s`,
- * `24h`). Every duration option takes both.
- */
-export type Duration = number | string;
-
-export interface PushOptions {
-  enabled: boolean;
-  /** Refuse private, loopback and link-local webhook addresses (the SSRF filter). */
-  blockPrivate: boolean;
-  /** Per delivery attempt. */
-  timeout: Duration;
-  /** Attempts per event before giving up. */
-  maxAttempts: number;
-  /** The first retry's delay; each next one doubles, with seeded jitter. */
-  backoff: Duration;
-  /** Events waiting per webhook; past it the oldest is dropped (and recorded). */
-  maxQueue: number;
-}
-
-export interface RetentionSettings {
-  /** Tasks kept; past it, ended tasks go first, then the oldest. */
-  maxTasks: number;
-  /** How long an ended task is kept. */
-  terminalTtl: Duration;
-  /** Events kept per task for resuming streams; older ones go first. */
-  maxEventsPerTask: number;
-  /** How long an event stays replayable. */
-  eventTtl: Duration;
-  /** What all tasks may hold together, approximately; ended tasks make room first. */
-  maxStoreBytes: number;
-}
+export type {
+  Duration,
+  ProxyOptions,
+  PushOptions,
+  RecordOptions,
+  RetentionSettings,
+  SimulatorOptions,
+} from './config/options.js';
 
 const packageJson = createRequire(import.meta.url)('../package.json') as { version: string };
 
 export const VERSION: string = packageJson.version;
 
-export interface SimulatorOptions {
-  /** TCP port; 0 picks a free one. Default 41241. */
-  port?: number;
-  /** Interface to listen on. Default 127.0.0.1 (loopback only). */
-  host?: string;
-  /** Extra scenario directories, tried before the built-ins (a same-named file replaces a built-in). */
-  scenarioDirs?: string[];
-  /**
-   * Scenarios written in code, tried before every file: objects with an `id` and a scenario file's
-   * fields, or YAML text with an `id:` line. One that does not load stops the start with every problem.
-   * @example scenarios: [{ id: 'slow-weather', match: [{ keywords: ['weather'] }], steps: [{ status: 'completed', after: '2s' }] }]
-   */
-  scenarios?: InlineScenario[];
-  /**
-   * Pins what templates see as now (`{{now}}`, `{{today}}`, faker's dates) to this moment, moved on
-   * by whole days as the clock runs: two runs then render identical content. Without it, templates
-   * see the clock's current day (midnight UTC). Event timestamps follow the clock either way.
-   * @example startTime: '2030-01-01T09:00:00Z'
-   */
-  startTime?: string | number | Date;
-  /** Load the scenarios shipped with the simulator. Default true. */
-  builtinScenarios?: boolean;
-  /** Root seed: ids, content and timings of every task derive from it. Default "a2a-sim". */
-  seed?: string;
-  /** Divides every scenario delay: 2 plays twice as fast, 0 plays without delays. Default 1. */
-  speed?: number;
-  /** The clock every delay runs on. Default: real time. Tests pass a VirtualClock. */
-  clock?: Clock;
-  /** Base URL advertised in the agent card, e.g. when behind a proxy. Default: from the request's Host. */
-  publicUrl?: string;
-  /**
-   * The agent card a request that names no `A2A-Version` gets: `hybrid` (the v1.0 card plus the
-   * v0.3 fields, readable by clients of both versions), `v1.0` (the pure v1.0 card, as the
-   * conformance suite validates it) or `v0.3`. A request that names a version gets that version's
-   * card whatever this says. Default `hybrid`.
-   */
-  cardFormat?: CardFormat;
-  /** Apply the A2A-Version negotiation rules strictly (no header means 0.3). Default false. */
-  strictVersion?: boolean;
-  /** End streams when a task pauses in auth-required (input-required always ends them). Default true. */
-  closeStreamOnAuthRequired?: boolean;
-  /** Interval of `: keep-alive` comments on open streams; 0 disables them. Default 15s. */
-  keepAlive?: Duration;
-  /** @deprecated The old name of {@link keepAlive}, in milliseconds. */
-  keepAliveMs?: number;
-  /** Largest accepted request body. Default 4 MiB. */
-  maxBodyBytes?: number;
-  retention?: Partial<RetentionSettings> & {
-    /** @deprecated The old name of `terminalTtl`, in milliseconds. */
-    terminalTtlMs?: number;
-    /** @deprecated The old name of `eventTtl`, in milliseconds. */
-    eventTtlMs?: number;
-  };
-  /** How the default agent presents itself on its card (defined agents take theirs from their file). */
-  agent?: Partial<Omit<AgentCardOptions, 'publicUrl' | 'path' | 'security' | 'format'>>;
-  /**
-   * API key → the workspace ids it may use (`"*"`: any). With keys configured, the gateway requires
-   * one (and a workspace it may use), and agents that declare `security` accept only these; without,
-   * the gateway needs no key and such agents accept any credential. Default: none configured.
-   * @example { 'demo-key': ['*'], 'team-key': ['ws-1', 'ws-2'] }
-   */
-  apiKeys?: Record<string, string[]>;
-  /** Webhooks (push notifications): on by default; `enabled: false` answers every push call with PushNotificationNotSupportedError. */
-  push?: Partial<PushOptions> & {
-    /** @deprecated The old name of `timeout`, in milliseconds. */
-    timeoutMs?: number;
-    /** @deprecated The old name of `backoff`, in milliseconds. */
-    backoffMs?: number;
-  };
-  /** Lets non-loopback clients use the control plane (`/_sim`) when they present it. Default: none, loopback only. */
-  adminToken?: string;
-  /** Requests kept in the journal (`GET /_sim/requests`). Default 1000. */
-  journalSize?: number;
-  /** Re-read scenario files when they change (a broken edit keeps the previous version). Default false. */
-  watch?: boolean;
-  /**
-   * Chaos for every call unless a scenario or request says otherwise: a profile name
-   * (`flaky-mobile`), `key=value` pairs as in the `X-Sim-Chaos` header, or a `*.chaos.yaml` path.
-   * Default: none.
-   */
-  chaos?: string;
-  /**
-   * Where the tasks live: `memory` (this process alone, the default) or
-   * `redis://HOST[:PORT][/DB]`, which makes this process one replica of a simulator whose tasks,
-   * event logs, journal and faults are shared through that Redis (docs/replicas.md). Query
-   * parameters: `prefix` of every key (default `a2a-sim:`), `lease` (default `3s`), `log` (entries the
-   * shared log keeps, default 200000).
-   * @example store: 'redis://127.0.0.1:6379/0'
-   */
-  store?: string;
-  /**
-   * Path before the workspace gateway's `/agents/a2a`: `/acme` serves it at `POST /acme/agents/a2a`.
-   * Default `""` (`POST /agents/a2a`).
-   */
-  gatewayPrefix?: string;
-  logLevel?: LogLevel;
-  /**
-   * `pretty` (a readable line per record) or `json` (JSON lines, for CI and log shippers). Default:
-   * `pretty` when stderr is a terminal, `json` otherwise.
-   */
-  logFormat?: LogFormat;
-  /** Replaces the stderr logger, e.g. to collect warnings in a test. */
-  logger?: Logger;
-  /**
-   * What serves the A2A surface: `native` (plain `node:http` handlers, the fastest) or `express`
-   * (the express app that {@link Simulator.app} is, with the same handlers mounted), e.g. to check
-   * the simulator behaves the same mounted in an express server. Default `native`.
-   */
-  http?: 'native' | 'express';
-  /**
-   * A real A2A agent to stand in front of: messages no scenario matches (a fallback scenario does not
-   * count) go to it, and its tasks live in the simulator's store, under its chaos. Default: none.
-   * @example proxy: { url: 'http://127.0.0.1:9999' }
-   */
-  proxy?: ProxyOptions;
-  /**
-   * Writes what went through the proxy as scenario files and an agent file when
-   * {@link Simulator.recording} stops (every message goes to the agent while recording).
-   */
-  record?: RecordOptions;
-  /**
-   * How client verdicts measure (`GET /_sim/verdicts`): when polling is unbounded, how much growth
-   * is backoff, how much spread is jitter. Default: see docs/verdicts.md.
-   */
-  verdicts?: Partial<VerdictThresholds>;
-}
-
-export interface ProxyOptions {
-  /** The agent's base URL, or its card's URL. */
-  url?: string;
-  /** Or a workspace gateway's endpoint (`https://…/agents/a2a`), with {@link agentCode}. */
-  gateway?: string;
-  /** The gateway's `agent_code` of the agent behind it. */
-  agentCode?: string;
-  /** Send every message to the agent, not only those no scenario matches. Default false. */
-  all?: boolean;
-  /** Which of the agent's interfaces to speak. Default `auto`: HTTP+JSON, then JSON-RPC 1.0, then 0.3. */
-  binding?: 'auto' | 'rest' | 'jsonrpc' | 'jsonrpc-0.3';
-  /** How long the agent may take to start answering. Default 30s. */
-  timeout?: Duration;
-  /** Sent with every call to the agent, e.g. its credentials. */
-  headers?: Record<string, string>;
-}
-
-export interface RecordOptions {
-  /** The directory the files go to (made when missing). */
-  out: string;
-  /** What selects a recorded scenario: the first message's `text` (default), `messageId-prefix`, `metadata` or `skill`. */
-  match?: 'text' | 'messageId-prefix' | 'metadata' | 'skill';
-  /** Header and metadata names never written, besides credentials, which never are. */
-  redact?: string[];
-}
-
+/**
+ * The default of every option that has one: those of the rows, durations in milliseconds and
+ * sizes in bytes, and those of the options given in code only.
+ * @example DEFAULTS.push.maxAttempts // 5
+ */
 export const DEFAULTS = Object.freeze({
-  port: 41241,
-  host: '127.0.0.1',
-  seed: 'a2a-sim',
-  speed: 1,
-  builtinScenarios: true,
-  strictVersion: false,
-  cardFormat: 'hybrid' as CardFormat,
-  closeStreamOnAuthRequired: true,
-  gatewayPrefix: '',
-  journalSize: 1000,
+  ...ROW_DEFAULTS,
   http: 'native' as 'native' | 'express',
-  proxyTimeout: 30_000,
-  push: Object.freeze({
-    enabled: true,
-    blockPrivate: false,
-    timeout: 10_000,
-    maxAttempts: 5,
-    backoff: 500,
-    maxQueue: 1000,
-  } satisfies PushOptions),
-  keepAlive: 15_000,
-  maxBodyBytes: 4 * 1024 * 1024,
-  logLevel: 'info' as LogLevel,
-  retention: Object.freeze({
-    maxTasks: 10_000,
-    terminalTtl: 24 * 60 * 60 * 1000,
-    maxEventsPerTask: 10_000,
-    eventTtl: 24 * 60 * 60 * 1000,
-    // With the simulator's own ~75 MB, fits a 512 MB container with room for the heap to work.
-    maxStoreBytes: 128 * 1024 * 1024,
-  } satisfies RetentionSettings),
   agent: Object.freeze({
     name: 'A2A Simulator',
     description:

@@ -299,6 +299,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['testing.ts'],
   ['compose'],
   ['server.ts', 'config.ts'],
+  ['config'],
   ['replica'],
   ['admin'],
   ['record'],

@@ -4,6 +4,7 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { VERSION } from '../config.js';
 import { skipHelpCache } from './help-cache.js';
+import { unknownVariables } from './options.js';
 import { listCommand } from './commands/list.js';
 import { examCommand } from './commands/exam.js';
 import { recordCommand } from './commands/record.js';
@@ -18,25 +19,20 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-/**
- * yargs reports an unknown A2A_SIM_* variable as an unknown argument by its camel-cased name,
- * which names nothing the user typed: name the variable instead.
- */
-function explainUnknown(message: string): string {
-  const unknown = /^Unknown arguments?: (.+)$/.exec(message);
-  if (!unknown) return message;
-  return unknown[1]!
-    .split(', ')
-    .map((name) => {
-      const variable = `A2A_SIM_${name
-        .replace(/[A-Z]/g, (c) => `_${c}`)
-        .replace(/-/g, '_')
-        .toUpperCase()}`;
-      return variable in process.env
-        ? `Unknown environment variable: ${variable} (A2A_SIM_* variables set options; this one names none)`
-        : `Unknown argument: ${name}`;
-    })
-    .join('\n');
+/** A variable that names no option is refused by its name, whichever command runs. */
+function refuseUnknownVariables(): true {
+  const unknown = unknownVariables();
+  if (unknown.length) {
+    throw new Error(
+      unknown
+        .map(
+          (name) =>
+            `Unknown environment variable: ${name} (A2A_SIM_* variables set options; this one names none)`,
+        )
+        .join('\n'),
+    );
+  }
+  return true;
 }
 
 const cli = yargs(hideBin(process.argv));
@@ -46,7 +42,6 @@ await cli
   .usage(
     '$0 [command] [options]\n\nA scripted mock A2A agent. Options can also be set as A2A_SIM_<OPTION> environment variables.',
   )
-  .env('A2A_SIM')
   // `record … -- node client.mjs`: what follows `--` is the client to run, not our options.
   .parserConfiguration({ 'populate--': true })
   .command(serveCommand)
@@ -64,11 +59,10 @@ await cli
   .example('$0 --proxy http://localhost:9999', 'Play your scenarios, pass the rest to a real agent')
   .example('$0 exam --junit verdicts.xml -- npm run e2e', 'Judge a client under chaos, rule by rule, in CI')
   .strict()
+  .check(refuseUnknownVariables)
   // A mistake in the command line or a setting ends the run with a message, not a stack trace.
   .fail((message, error) => {
-    process.stderr.write(
-      `a2a-sim: ${explainUnknown(error?.message ?? message)}\nRun "a2a-sim --help" for the options.\n`,
-    );
+    process.stderr.write(`a2a-sim: ${error?.message ?? message}\nRun "a2a-sim --help" for the options.\n`);
     process.exit(2);
   })
   .version(VERSION)

@@ -3,6 +3,7 @@
  * the message would then say "got NaN"), each mistake refused with the flag's name and what was
  * given. Defaults arrive already parsed.
  */
+import type { OptionRow } from '../config/row.js';
 import { INSTANT_HINT, readInstant } from '../lib/content-time.js';
 import { parseBytes } from '../lib/bytes.js';
 import { durationLimitError, readDuration } from '../lib/duration.js';
@@ -89,6 +90,11 @@ export function apiKeysValue(values: string[]): Record<string, string[]> {
   return Object.fromEntries(keys);
 }
 
+/** A repeatable flag's values (yargs gives them as a list). */
+function listOf(value: unknown): string[] {
+  return [value].flat().map(String);
+}
+
 /** A flag given twice counts once, the last time, as yargs does for its own types. */
 function lastOf(value: unknown): unknown {
   return Array.isArray(value) ? value[value.length - 1] : value;
@@ -108,4 +114,26 @@ export function headerValues(flag: string): (values: string[]) => Record<string,
     }
     return headers;
   };
+}
+
+/** How a row's value is read from what was typed; none for strings and booleans, which yargs reads. */
+export function parserOf(row: OptionRow): ((value: unknown) => unknown) | undefined {
+  const flag = `--${row.flag}`;
+  switch (row.type) {
+    case 'number':
+      return numberValue(flag, { integer: row.integer, min: row.min, max: row.max });
+    case 'duration':
+      return durationValue(flag, { min: row.min });
+    case 'size':
+      return sizeValue(flag);
+    case 'instant':
+      return instantValue(flag);
+    case 'api-keys':
+      return (value) => apiKeysValue(listOf(value));
+    case 'headers':
+      return (value) => headerValues(flag)(listOf(value));
+    case 'string':
+    case 'boolean':
+      return undefined;
+  }
 }

@@ -1,7 +1,7 @@
 /**
  * The options of createSimulator with every default applied and every duration in milliseconds:
- * the one place where defaults meet options (config.ts writes them, this reads them), and where
- * the old option names still arrive.
+ * the defaults and the old option names still honoured come from the option rows (config/), and
+ * this turns what was given into what the simulator runs with.
  */
 import type { AgentCardOptions } from '../agents/card-options.js';
 import {
@@ -11,6 +11,7 @@ import {
   type RecordOptions,
   type SimulatorOptions,
 } from '../config.js';
+import { withDefaults, type OptionsWithDefaults } from '../config/defaults.js';
 import { RealClock, type Clock } from '../lib/clock.js';
 import { contentTimeOf, INSTANT_HINT, readInstant } from '../lib/content-time.js';
 import { readDuration } from '../lib/duration.js';
@@ -78,68 +79,60 @@ export interface Settings {
   contentTime: (nowMs: number) => number;
 }
 
-export function resolveSettings(options: SimulatorOptions): Settings {
+export function resolveSettings(given: SimulatorOptions): Settings {
+  const options = withDefaults(given);
   const clock = options.clock ?? new RealClock();
   const startTime = options.startTime === undefined ? undefined : instantOf(options.startTime);
-  const userDirs = options.scenarioDirs ?? [];
-  const builtins = options.builtinScenarios ?? DEFAULTS.builtinScenarios;
-  const retention = options.retention ?? {};
-  const push = options.push ?? {};
-  const enabled = push.enabled ?? DEFAULTS.push.enabled;
+  const userDirs = options.scenarioDirs;
+  const { retention, push } = options;
   return {
-    port: options.port ?? DEFAULTS.port,
-    host: options.host ?? DEFAULTS.host,
-    dirs: [...userDirs, ...(builtins ? [BUILTIN_SCENARIO_DIR] : [])],
+    port: options.port,
+    host: options.host,
+    dirs: [...userDirs, ...(options.builtinScenarios ? [BUILTIN_SCENARIO_DIR] : [])],
     userDirs,
     inlineScenarios: options.scenarios ?? [],
-    seed: options.seed ?? DEFAULTS.seed,
-    speed: options.speed ?? DEFAULTS.speed,
+    seed: options.seed,
+    speed: options.speed,
     clock,
     contentTime: contentTimeOf({ startedAt: clock.now(), ...(startTime !== undefined && { startTime }) }),
     logger:
       options.logger ??
       createLogger({
-        level: options.logLevel ?? DEFAULTS.logLevel,
+        level: options.logLevel,
         ...(options.logFormat && { format: options.logFormat }),
       }),
-    strictVersion: options.strictVersion ?? DEFAULTS.strictVersion,
-    closeStreamOnAuthRequired: options.closeStreamOnAuthRequired ?? DEFAULTS.closeStreamOnAuthRequired,
-    keepAlive: ms('keepAlive', options.keepAlive ?? options.keepAliveMs ?? DEFAULTS.keepAlive),
-    maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+    strictVersion: options.strictVersion,
+    closeStreamOnAuthRequired: options.closeStreamOnAuthRequired,
+    keepAlive: ms('keepAlive', options.keepAlive),
+    maxBodyBytes: options.maxBodyBytes,
     retention: {
-      maxTasks: retention.maxTasks ?? DEFAULTS.retention.maxTasks,
-      terminalTtl: ms(
-        'retention.terminalTtl',
-        retention.terminalTtl ?? retention.terminalTtlMs ?? DEFAULTS.retention.terminalTtl,
-      ),
-      maxEventsPerTask: retention.maxEventsPerTask ?? DEFAULTS.retention.maxEventsPerTask,
-      eventTtl: ms(
-        'retention.eventTtl',
-        retention.eventTtl ?? retention.eventTtlMs ?? DEFAULTS.retention.eventTtl,
-      ),
-      maxStoreBytes: retention.maxStoreBytes ?? DEFAULTS.retention.maxStoreBytes,
+      maxTasks: retention.maxTasks,
+      terminalTtl: ms('retention.terminalTtl', retention.terminalTtl),
+      maxEventsPerTask: retention.maxEventsPerTask,
+      eventTtl: ms('retention.eventTtl', retention.eventTtl),
+      maxStoreBytes: retention.maxStoreBytes,
     },
     push: {
-      enabled,
-      blockPrivate: push.blockPrivate ?? DEFAULTS.push.blockPrivate,
-      timeout: ms('push.timeout', push.timeout ?? push.timeoutMs ?? DEFAULTS.push.timeout),
-      maxAttempts: push.maxAttempts ?? DEFAULTS.push.maxAttempts,
-      backoff: ms('push.backoff', push.backoff ?? push.backoffMs ?? DEFAULTS.push.backoff),
-      maxQueue: push.maxQueue ?? DEFAULTS.push.maxQueue,
+      enabled: push.enabled,
+      blockPrivate: push.blockPrivate,
+      timeout: ms('push.timeout', push.timeout),
+      maxAttempts: push.maxAttempts,
+      backoff: ms('push.backoff', push.backoff),
+      maxQueue: push.maxQueue,
     },
     card: {
-      pushNotifications: enabled,
+      pushNotifications: push.enabled,
       ...DEFAULTS.agent,
       ...options.agent,
       ...(options.publicUrl && { publicUrl: options.publicUrl }),
-      format: options.cardFormat ?? DEFAULTS.cardFormat,
+      format: options.cardFormat,
     },
     ...(options.apiKeys && { apiKeys: options.apiKeys }),
     ...(options.adminToken !== undefined && { adminToken: options.adminToken }),
-    journalSize: options.journalSize ?? DEFAULTS.journalSize,
-    watch: options.watch ?? false,
+    journalSize: options.journalSize,
+    watch: options.watch,
     ...(options.chaos !== undefined && { chaos: options.chaos }),
-    gatewayPrefix: normalizePrefix(options.gatewayPrefix ?? DEFAULTS.gatewayPrefix),
+    gatewayPrefix: normalizePrefix(options.gatewayPrefix),
     http: options.http ?? DEFAULTS.http,
     store: storeSettings(options),
     ...(options.proxy && { proxy: proxySettings(options.proxy, options.record !== undefined) }),
@@ -148,8 +141,8 @@ export function resolveSettings(options: SimulatorOptions): Settings {
   };
 }
 
-function storeSettings(options: SimulatorOptions): StoreSettings {
-  const store = readStoreUrl(options.store ?? 'memory');
+function storeSettings(options: OptionsWithDefaults): StoreSettings {
+  const store = readStoreUrl(options.store);
   if (store.kind === 'redis' && (options.proxy || options.record)) {
     throw new Error(
       `Failed to start: --store ${store.shown} shares scripted tasks between replicas; a proxied or recorded agent runs in one process (use the memory store).`,
@@ -158,14 +151,14 @@ function storeSettings(options: SimulatorOptions): StoreSettings {
   return store;
 }
 
-function recordSettings(options: SimulatorOptions): Settings['record'] {
+function recordSettings(options: OptionsWithDefaults): Settings['record'] {
   const record = options.record!;
   if (!options.proxy) throw new Error('Failed to start: record needs proxy, the agent to record.');
   if (!record.out) throw new Error('Failed to start: record needs out, the directory to write to.');
-  return { out: record.out, match: record.match ?? 'text', redact: record.redact ?? [] };
+  return { out: record.out, match: record.match, redact: [...record.redact] };
 }
 
-function proxySettings(proxy: ProxyOptions, recording: boolean): ProxySettings {
+function proxySettings(proxy: NonNullable<OptionsWithDefaults['proxy']>, recording: boolean): ProxySettings {
   const { url, gateway, agentCode } = proxy;
   if ((url === undefined) === (gateway === undefined)) {
     throw new Error(
@@ -188,9 +181,9 @@ function proxySettings(proxy: ProxyOptions, recording: boolean): ProxySettings {
     ...(url !== undefined && { url }),
     ...(gateway !== undefined && { gateway: { url: gateway, agentCode: agentCode! } }),
     // A recording is of the agent: every message goes to it.
-    all: recording || (proxy.all ?? false),
-    binding: proxy.binding ?? 'auto',
-    timeout: ms('proxy.timeout', proxy.timeout ?? DEFAULTS.proxyTimeout),
+    all: recording || proxy.all,
+    binding: proxy.binding,
+    timeout: ms('proxy.timeout', proxy.timeout),
     headers: proxy.headers ?? {},
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The old spellings of flags and options still work, each meaning what it meant: `--scenarios`,
- * `--builtins`, `--max-events`, `--push-attempts`, `--api-key`, the `A2A_SIM_SCENARIOS` and
- * `A2A_SIM_API_KEY` variables, and the `…Ms` option names of createSimulator.
+ * `--builtins`, `--max-events`, `--push-attempts`, `--api-key`, their variables
+ * (`A2A_SIM_SCENARIOS`, `A2A_SIM_API_KEY`, …), and the `keepAliveMs` and `retention.eventTtlMs`
+ * options of createSimulator.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -108,15 +109,17 @@ describe('API keys from the environment', () => {
 });
 
 describe('createSimulator', () => {
-  it('reads keepAliveMs, retention.eventTtlMs and terminalTtlMs, push.timeoutMs and backoffMs as before', () => {
-    const settings = resolveSettings({
-      keepAliveMs: 1000,
-      retention: { eventTtlMs: 2000, terminalTtlMs: 3000 },
-      push: { timeoutMs: 4000, backoffMs: 5000 },
-    });
+  it('reads keepAliveMs and retention.eventTtlMs as before, the new names first', () => {
+    const settings = resolveSettings({ keepAliveMs: 1000, retention: { eventTtlMs: 2000 } });
     expect(settings.keepAlive).toBe(1000);
-    expect(settings.retention).toMatchObject({ eventTtl: 2000, terminalTtl: 3000 });
-    expect(settings.push).toMatchObject({ timeout: 4000, backoff: 5000 });
+    expect(settings.retention.eventTtl).toBe(2000);
+    const both = resolveSettings({
+      keepAlive: '3s',
+      keepAliveMs: 1000,
+      retention: { eventTtl: 4000, eventTtlMs: 2000 },
+    });
+    expect(both.keepAlive).toBe(3000);
+    expect(both.retention.eventTtl).toBe(4000);
   });
 
   it('takes every duration as milliseconds or as written in flags and files', () => {

@@ -254,10 +254,44 @@ describe('a2a-sim serve (the Dockerfile start command)', () => {
     expect(result.stdout).not.toContain('listening');
   });
 
+  it("leaves a variable to the commands that take it: the image's A2A_SIM_PORT does not stop list", async () => {
+    const result = await run(['list', '--json'], { A2A_SIM_PORT: '8080', A2A_SIM_HOST: '0.0.0.0' });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  });
+
+  it('reads no variable for a flag that steers one command (--json), and refuses it by its name', async () => {
+    const result = await run(['list'], { A2A_SIM_JSON: 'true' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Unknown environment variable: A2A_SIM_JSON');
+  });
+
+  it('takes a flag over its variable, and the variable over the default', async () => {
+    const seedOf = async (args: string[], env: Record<string, string>) =>
+      (
+        JSON.parse((await run(['replay', 'Book me a flight', '--json', ...args], env)).stdout) as {
+          taskId: string;
+        }[]
+      )[0]!.taskId;
+    const byFlag = await seedOf(['--seed', 'flag'], {});
+    const byVariable = await seedOf([], { A2A_SIM_SEED: 'variable' });
+    expect(await seedOf(['--seed', 'flag'], { A2A_SIM_SEED: 'variable' })).toBe(byFlag);
+    expect(byVariable).not.toBe(byFlag);
+    expect(byVariable).not.toBe(await seedOf([], {}));
+  });
+
   it('refuses an invalid port before starting', async () => {
     const result = await run(['serve', '--port', '70000']);
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('--port must be a whole number from 0 to 65535, got "70000"');
+  });
+});
+
+describe('a2a-sim exam', () => {
+  it('refuses a --speed that is not a number, as serve does', async () => {
+    const result = await run(['exam', '--speed', 'abc', '--', 'true']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--speed must be a number of 0 or more, got "abc"');
   });
 });
 

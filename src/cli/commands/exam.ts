@@ -5,49 +5,19 @@
  */
 import { writeFile } from 'node:fs/promises';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { COMMANDS } from '../../config/commands.js';
 import { createSimulator } from '../../index.js';
 import { runClientCommand } from '../client-command.js';
 import { combine, loadCurricula } from '../../verdicts/curriculum.js';
 import { junitXml, verdictTable } from '../../verdicts/report.js';
-import { withScenarioOptions } from '../options.js';
-import { durationValue } from '../values.js';
+import { withOptions } from '../options.js';
 
 const examOptions = <T>(yargs: Argv<T>) =>
-  withScenarioOptions(yargs)
-    .option('curriculum', {
-      type: 'string',
-      requiresArg: true,
-      default: 'all',
-      describe:
-        'Built-in curricula (reconnect, polling, errors, quirks, expired-resume, all) or *.curriculum.yaml files, comma-separated',
-    })
-    .option('junit', {
-      type: 'string',
-      requiresArg: true,
-      describe: 'Write the verdicts as JUnit XML to this file',
-    })
-    .option('seed', {
-      type: 'string',
-      requiresArg: true,
-      default: 'a2a-sim',
-      describe: 'Seed of ids, content, timing and chaos',
-    })
-    .option('speed', {
-      type: 'number',
-      requiresArg: true,
-      describe: "Divides every scenario delay (default: the curriculum's, else 1)",
-    })
-    .option('timeout', {
-      requiresArg: true,
-      coerce: durationValue('--timeout', { min: 1 }),
-      default: '5m',
-      describe: 'How long the command may run before it is stopped (and fails)',
-    })
-    .check((argv) => {
-      if (!(argv['--'] as string[] | undefined)?.length)
-        throw new Error('exam needs the client command after --, e.g. a2a-sim exam -- npm test');
-      return true;
-    });
+  withOptions(yargs, COMMANDS.exam).check((argv) => {
+    if (!(argv['--'] as string[] | undefined)?.length)
+      throw new Error('exam needs the client command after --, e.g. a2a-sim exam -- npm test');
+    return true;
+  });
 
 type ExamArgs = ReturnType<typeof examOptions> extends Argv<infer A> ? A : never;
 

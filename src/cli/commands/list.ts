@@ -1,24 +1,20 @@
 /** `a2a-sim list`: the scenarios the simulator would load, in matching order, and the agents. */
 import type { Argv, CommandModule } from 'yargs';
 import { agentSummary, loadAgentDirs } from '../../agents/load.js';
+import { COMMANDS } from '../../config/commands.js';
 import { describeCondition, scenarioSummary } from '../../scenario/describe.js';
 import { chaosTextProblem } from '../../chaos/scenario-chaos.js';
 import { BUILTIN_SCENARIO_DIR, formatIssue, loadScenarioDirs } from '../../scenario/load.js';
-import { withScenarioOptions } from '../options.js';
+import { withOptions } from '../options.js';
 
-type ListArgs = (ReturnType<typeof withScenarioOptions> extends Argv<infer A> ? A : never) & {
-  json: boolean;
-};
+const listOptions = <T>(yargs: Argv<T>) => withOptions(yargs, COMMANDS.list);
+
+type ListArgs = ReturnType<typeof listOptions> extends Argv<infer A> ? A : never;
 
 export const listCommand: CommandModule<object, ListArgs> = {
   command: 'list',
   describe: 'List the scenarios that would be loaded, with their match rules, and the agents',
-  builder: (yargs) =>
-    withScenarioOptions(yargs).option('json', {
-      type: 'boolean',
-      default: false,
-      describe: 'Print JSON: { scenarios, agents }',
-    }) as never,
+  builder: (yargs) => listOptions(yargs),
   handler: async (argv) => {
     const dirs = [...argv.scenarioDirs, ...(argv.builtinScenarios ? [BUILTIN_SCENARIO_DIR] : [])];
     const loaded = await loadScenarioDirs(dirs, { checkChaos: chaosTextProblem });

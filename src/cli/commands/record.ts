@@ -4,62 +4,20 @@
  * client is done: Ctrl-C, `POST /_sim/record/stop`, or the end of the command given after `--`.
  */
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { COMMANDS } from '../../config/commands.js';
 import { createSimulator, VERSION, type RecordingResult } from '../../index.js';
 import { runClientCommand } from '../client-command.js';
-import { withServerOptions } from '../options.js';
-import { proxyOption, withUpstreamOptions } from '../proxy-options.js';
-import { serverOptions } from './serve.js';
-
-const MATCH_BY = ['text', 'messageId-prefix', 'metadata', 'skill'] as const;
+import { checkServerArgs, simulatorOptions, withOptions } from '../options.js';
 
 const recordOptions = <T>(yargs: Argv<T>) =>
-  withUpstreamOptions(
-    withServerOptions(yargs)
-      .option('target', {
-        type: 'string',
-        requiresArg: true,
-        describe: 'The agent to record: its base URL or its card URL',
-        group: 'Recording:',
-      })
-      .option('target-gateway', {
-        type: 'string',
-        requiresArg: true,
-        describe: 'Or a workspace gateway endpoint (…/agents/a2a) to record through, with --agent-code',
-        group: 'Recording:',
-      })
-      .option('out', {
-        alias: 'o',
-        type: 'string',
-        requiresArg: true,
-        default: 'recorded',
-        describe: 'Directory to write the scenarios and the agent file to',
-        group: 'Recording:',
-      })
-      .option('match', {
-        type: 'string',
-        requiresArg: true,
-        choices: MATCH_BY,
-        default: 'text' as (typeof MATCH_BY)[number],
-        describe:
-          "What selects a recorded scenario: the first message's text, messageId prefix, metadata or skill",
-        group: 'Recording:',
-      })
-      .option('redact', {
-        type: 'string',
-        array: true,
-        requiresArg: true,
-        default: [] as string[],
-        describe: 'A metadata key never to write (repeatable); credentials never are',
-        group: 'Recording:',
-      })
-      .check((argv) => {
-        if ((argv.target === undefined) === (argv.targetGateway === undefined)) {
-          throw new Error('record needs --target URL (the agent) or --target-gateway URL --agent-code CODE');
-        }
-        return true;
-      }),
-    'Recording:',
-  );
+  withOptions(yargs, COMMANDS.record)
+    .check(checkServerArgs)
+    .check((argv) => {
+      if ((argv.target === undefined) === (argv.targetGateway === undefined)) {
+        throw new Error('record needs --target URL (the agent) or --target-gateway URL --agent-code CODE');
+      }
+      return true;
+    });
 
 type RecordArgs = ReturnType<typeof recordOptions> extends Argv<infer A> ? A : never;
 
@@ -68,10 +26,11 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
   describe: "Record a real agent's conversations as scenario files, in front of it",
   builder: (yargs) => recordOptions(yargs),
   handler: async (argv: ArgumentsCamelCase<RecordArgs>) => {
+    const { proxy, record, ...options } = simulatorOptions(argv, COMMANDS.record);
     const sim = await createSimulator({
-      ...serverOptions(argv),
-      proxy: proxyOption(argv, { url: argv.target, gateway: argv.targetGateway, all: true }),
-      record: { out: argv.out, match: argv.match, redact: argv.redact },
+      ...options,
+      proxy: { ...proxy, all: true },
+      record: { ...record, out: argv.out },
     });
     const command = (argv['--'] as string[] | undefined) ?? [];
     process.stdout.write(

@@ -9,44 +9,23 @@ import type { LoggedEvent, Message, Part, SendResult } from '../../domain/types.
 import { composeAgents, createShared } from '../../compose/agents.js';
 import { loadCatalog } from '../../compose/catalog.js';
 import { resolveSettings } from '../../compose/settings.js';
-import { DEFAULTS } from '../../config.js';
+import { COMMANDS } from '../../config/commands.js';
 import { VirtualClock } from '../../lib/clock.js';
-import { withScenarioOptions } from '../options.js';
-import { instantValue } from '../values.js';
+import { withOptions } from '../options.js';
 
-type ReplayArgs = (ReturnType<typeof withScenarioOptions> extends Argv<infer A> ? A : never) & {
-  text: string;
-  then: string[];
-  seed: string;
-  startTime?: number;
-  json: boolean;
-};
+const replayOptions = <T>(yargs: Argv<T>) =>
+  withOptions(yargs, COMMANDS.replay).positional('text', {
+    type: 'string',
+    describe: 'The user message',
+    demandOption: true,
+  });
+
+type ReplayArgs = ReturnType<typeof replayOptions> extends Argv<infer A> ? A : never;
 
 export const replayCommand: CommandModule<object, ReplayArgs> = {
   command: 'replay <text>',
   describe: 'Print the timeline the simulator would play for a message (and follow-ups), without a server',
-  builder: (yargs) =>
-    withScenarioOptions(yargs)
-      .positional('text', { type: 'string', describe: 'The user message', demandOption: true })
-      .option('then', {
-        type: 'string',
-        array: true,
-        default: [] as string[],
-        requiresArg: true,
-        describe: 'A follow-up to the task when it waits for input (repeatable, in order)',
-      })
-      .option('seed', { type: 'string', requiresArg: true, default: DEFAULTS.seed, describe: 'Root seed' })
-      .option('start-time', {
-        type: 'string',
-        requiresArg: true,
-        coerce: instantValue('--start-time'),
-        describe: 'What templates see as now, as with serve --start-time',
-      })
-      .option('json', {
-        type: 'boolean',
-        default: false,
-        describe: 'Print the logged events as JSON',
-      }) as never,
+  builder: (yargs) => replayOptions(yargs),
   handler: async (argv) => {
     const clock = new VirtualClock();
     const settings = resolveSettings({

@@ -1,29 +1,19 @@
 /** `a2a-sim schema [--agent | --chaos]`: print the JSON Schema of scenario, agent or chaos files, for editors. */
-import type { CommandModule } from 'yargs';
+import type { Argv, CommandModule } from 'yargs';
 import { agentJsonSchema } from '../../agents/schema.js';
 import { chaosJsonSchema } from '../../chaos/profile.js';
+import { COMMANDS } from '../../config/commands.js';
 import { scenarioJsonSchema } from '../../scenario/schema.js';
+import { withOptions } from '../options.js';
 
-interface SchemaArgs {
-  agent: boolean;
-  chaos: boolean;
-}
+const schemaOptions = <T>(yargs: Argv<T>) => withOptions(yargs, COMMANDS.schema);
+
+type SchemaArgs = ReturnType<typeof schemaOptions> extends Argv<infer A> ? A : never;
 
 export const schemaCommand: CommandModule<object, SchemaArgs> = {
   command: 'schema',
   describe: 'Print the JSON Schema of scenario files (--agent: of agent files, --chaos: of chaos profiles)',
-  builder: (yargs) =>
-    yargs
-      .option('agent', {
-        type: 'boolean',
-        default: false,
-        describe: 'Print the schema of agent files (*.agent.yaml) instead',
-      })
-      .option('chaos', {
-        type: 'boolean',
-        default: false,
-        describe: 'Print the schema of chaos profiles (*.chaos.yaml) instead',
-      }) as never,
+  builder: (yargs) => schemaOptions(yargs),
   handler: (argv) => {
     const schema = argv.agent ? agentJsonSchema() : argv.chaos ? chaosJsonSchema() : scenarioJsonSchema();
     process.stdout.write(`${JSON.stringify(schema, null, 2)}\n`);

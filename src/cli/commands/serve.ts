@@ -1,56 +1,12 @@
 /** `a2a-sim serve`: start the simulator and print where to reach it. */
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { createSimulator, VERSION, type SimulatorOptions } from '../../index.js';
-import { withServerOptions } from '../options.js';
-import { proxyOption, withProxyOptions } from '../proxy-options.js';
+import { COMMANDS } from '../../config/commands.js';
+import { createSimulator, VERSION } from '../../index.js';
+import { checkServerArgs, simulatorOptions, withOptions } from '../options.js';
+
+const serveOptions = <T>(yargs: Argv<T>) => withOptions(yargs, COMMANDS.serve).check(checkServerArgs);
 
 type ServeArgs = ReturnType<typeof serveOptions> extends Argv<infer A> ? A : never;
-type ServerArgs = ReturnType<typeof withServerOptions> extends Argv<infer A> ? A : never;
-
-const serveOptions = <T>(yargs: Argv<T>) => withProxyOptions(withServerOptions(yargs));
-
-/** The simulator's options as the server flags give them (shared by `serve` and `record`). */
-export function serverOptions(argv: ArgumentsCamelCase<ServerArgs>): SimulatorOptions {
-  return {
-    port: argv.port,
-    host: argv.host,
-    scenarioDirs: argv.scenarioDirs,
-    builtinScenarios: argv.builtinScenarios,
-    seed: argv.seed,
-    ...(argv.startTime !== undefined && { startTime: argv.startTime }),
-    speed: argv.speed,
-    strictVersion: argv.strictVersion,
-    closeStreamOnAuthRequired: argv.closeStreamOnAuthRequired,
-    cardFormat: argv.cardFormat,
-    maxBodyBytes: argv.maxBodyBytes,
-    keepAlive: argv.keepAlive,
-    logLevel: argv.logLevel,
-    ...(argv.logFormat !== undefined && { logFormat: argv.logFormat }),
-    ...(argv.publicUrl !== undefined && { publicUrl: argv.publicUrl }),
-    ...(argv.apiKeys !== undefined && { apiKeys: argv.apiKeys }),
-    gatewayPrefix: argv.gatewayPrefix,
-    watch: argv.watch,
-    journalSize: argv.journalSize,
-    store: argv.store,
-    ...(argv.adminToken !== undefined && { adminToken: argv.adminToken }),
-    ...(argv.chaos !== undefined && { chaos: argv.chaos }),
-    retention: {
-      maxTasks: argv.maxTasks,
-      terminalTtl: argv.terminalTtl,
-      maxEventsPerTask: argv.maxEventsPerTask,
-      eventTtl: argv.eventTtl,
-      maxStoreBytes: argv.maxStoreBytes,
-    },
-    push: {
-      enabled: argv.push,
-      blockPrivate: argv.pushBlockPrivate,
-      timeout: argv.pushTimeout,
-      maxAttempts: argv.pushMaxAttempts,
-      backoff: argv.pushBackoff,
-      maxQueue: argv.pushMaxQueue,
-    },
-  };
-}
 
 export const serveCommand: CommandModule<object, ServeArgs> = {
   command: ['serve', '$0'],
@@ -61,12 +17,8 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       throw new Error('--proxy-all needs --proxy URL or --proxy-gateway URL');
     }
     const proxied = argv.proxy !== undefined || argv.proxyGateway !== undefined;
-    const sim = await createSimulator({
-      ...serverOptions(argv),
-      ...(proxied && {
-        proxy: proxyOption(argv, { url: argv.proxy, gateway: argv.proxyGateway, all: argv.proxyAll }),
-      }),
-    });
+    const { proxy, ...options } = simulatorOptions(argv, COMMANDS.serve);
+    const sim = await createSimulator({ ...options, ...(proxied && { proxy }) });
     const base = argv.publicUrl?.replace(/\/+$/, '') ?? sim.url;
     const scenarios = sim.scenarios().map((s) => s.id);
     const store = sim.replica?.health();
