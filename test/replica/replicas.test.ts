@@ -250,11 +250,16 @@ describe('replicas sharing a Redis store', () => {
       urls: [a, b],
     } = await replicas(2);
     const sent = await postJson(a!, '/message:send', v1Send('What is the weather today?'), V1_HEADERS);
-    const requests = (await admin(b!, 'GET', '/requests')).body.requests as {
-      taskId?: string;
-      replica?: string;
-    }[];
-    expect(requests.find((r) => r.taskId === sent.body.task.id)?.replica).toMatch(/\S/);
+    // A request is journaled once its response is done, after the client has read the answer.
+    const shownOnB = async () => {
+      const requests = (await admin(b!, 'GET', '/requests')).body.requests as {
+        taskId?: string;
+        replica?: string;
+      }[];
+      return requests.find((r) => r.taskId === sent.body.task.id);
+    };
+    await until(async () => (await shownOnB()) !== undefined);
+    expect((await shownOnB())?.replica).toMatch(/\S/);
 
     const taskId = sent.body.task.id as string;
     const hook = { url: 'http://127.0.0.1:9/hook', id: 'hook-1' };
