@@ -2,7 +2,7 @@
  * The options of the commands that do more than serve: standing in front of a real agent,
  * recording it, examining a client, replaying and listing scenarios, printing schemas.
  */
-import { UPSTREAM_BINDINGS } from '../upstream/agent.js';
+import { UPSTREAM_BINDINGS } from '../upstream/choices.js';
 import { group, OWN_OPTIONS } from './row.js';
 import { SEED, START_TIME } from './server-rows.js';
 

@@ -4,6 +4,7 @@
  * UpstreamAgent over it. Behind a workspace gateway there is no card: the gateway's JSON-RPC is
  * spoken directly, with the agent named by its code.
  */
+import type { UpstreamBindingChoice } from './choices.js';
 import { isRecord, arrayOf } from '../lib/objects.js';
 import type { Clock } from '../lib/clock.js';
 import type { Task, SendRequest } from '../domain/types.js';
@@ -20,8 +21,6 @@ import {
 } from './transport.js';
 
 /** What `--proxy-binding` may ask for; `auto` takes HTTP+JSON, then JSON-RPC 1.0, then 0.3. */
-export const UPSTREAM_BINDINGS = Object.freeze(['auto', 'rest', 'jsonrpc', 'jsonrpc-0.3'] as const);
-export type UpstreamBindingChoice = (typeof UPSTREAM_BINDINGS)[number];
 
 export interface UpstreamOptions {
   /** The agent's base URL, or its card's URL. */
