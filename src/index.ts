@@ -20,7 +20,7 @@ import type { FaultLog } from './chaos/fault-log.js';
 import { composeAgents, connectShared } from './compose/agents.js';
 import { loadCatalog } from './compose/catalog.js';
 import { composeControl } from './compose/control.js';
-import { resolveSettings } from './compose/settings.js';
+import { resolveSettings, type Settings } from './compose/settings.js';
 import type { SimulatorOptions } from './config.js';
 import type { Clock } from './lib/clock.js';
 import type { Logger } from './lib/log.js';
@@ -152,6 +152,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     settings.http === 'express' ? http.app : http.handle,
     settings.port,
     settings.host,
+    settings.server,
   ).catch(async (error: unknown) => {
     await shared.replica?.close();
     throw error;
@@ -213,9 +214,26 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
  */
 const LISTEN_BACKLOG = 4096;
 
-function listen(handle: RequestListener, port: number, host: string): Promise<Server> {
+function listen(
+  handle: RequestListener,
+  port: number,
+  host: string,
+  limits: Settings['server'],
+): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = createServer(handle);
+    // A client that is slow to send its request is answered 408 rather than held: Node's defaults
+    // hold slow headers 60 s and slow bodies 300 s. A stream's answer may last as long as it lasts.
+    const server = createServer(
+      {
+        headersTimeout: limits.headersTimeout,
+        requestTimeout: limits.requestTimeout,
+        // How often Node looks for requests past those timeouts (its default, 30 s, would let a slow
+        // client hold its connection that much longer).
+        connectionsCheckingInterval: Math.min(1000, limits.headersTimeout),
+      },
+      handle,
+    );
+    server.maxConnections = limits.maxConnections;
     server.listen({ port, host, backlog: LISTEN_BACKLOG });
     server.once('listening', () => resolve(server));
     server.once('error', reject);

@@ -75,7 +75,27 @@ export class SimEventBus {
     for (const listener of this.listeners) listener(event);
   }
 
-  /** Calls `listener` for every event from now on; returns the function that stops it. */
+  /**
+   * Lets go of `value` (an evicted task's record): the history's events made from it are made now,
+   * through `keep`, which returns what the history may go on holding. Without it, the history
+   * would keep evicted tasks, and their events, alive past the store's byte budget.
+   */
+  release(value: unknown, keep: (body: SimEventBody) => SimEventBody): void {
+    for (let slot = 0; slot < this.makers.length; slot++) {
+      if (this.firsts[slot] !== value) continue;
+      const body = this.makers[slot]!(this.firsts[slot], this.seconds[slot]);
+      this.makers[slot] = asIs as BodyMaker<unknown, unknown>;
+      this.firsts[slot] = keep(body);
+      this.seconds[slot] = undefined;
+      this.made[slot] = undefined;
+    }
+  }
+
+  /** How many events the history holds. */
+  get size(): number {
+    return Math.min(this.counter, this.historySize);
+  }
+
   /** Whether anyone watches now (what is costly to say can wait until someone does). */
   get watched(): boolean {
     return this.listeners.size > 0;

@@ -112,36 +112,51 @@ export function attachFeed(server: Server, plane: FeedSource, options: FeedOptio
   const watch = (ws: WebSocket, filter: FeedFilter) => {
     const matches = (event: SimEvent) =>
       (filter.types === undefined || filter.types.has(event.type)) && about(event, filter, plane.store);
-    // The history may be large and is written at once; it is bounded by the bus. Until the watcher
-    // has read it, it does not count against the bound.
-    let allowance = 0;
-    for (const event of plane.events.history()) {
-      if (!matches(event)) continue;
-      const text = encode(event);
-      allowance += Buffer.byteLength(text);
-      ws.send(text);
-    }
+    // The history goes out under the same slow-reader bound as live events: a batch while the
+    // socket's buffer is below it, the next once that batch is flushed. Live events that come
+    // meanwhile wait behind it, in order, and count against the bound too.
+    const history = plane.events.history().filter(matches);
+    let next = 0;
+    let waiting: string[] | undefined = [];
+    let waitingBytes = 0;
+    const tooSlow = (bytes: number) => {
+      unsubscribe();
+      options.logger?.warn(
+        `feed: dropped a watcher that reads too slowly (${bytes} bytes waiting to be sent)`,
+      );
+      ws.close(TOO_SLOW, `too slow: more than ${maxBuffered} bytes waiting to be sent`);
+    };
+    const sendHistory = () => {
+      if (ws.readyState !== ws.OPEN || !waiting) return;
+      while (next < history.length && ws.bufferedAmount <= maxBuffered) ws.send(encode(history[next++]!));
+      if (next < history.length) {
+        ws.send(encode(history[next++]!), () => sendHistory());
+        return;
+      }
+      for (const text of waiting) ws.send(text);
+      waiting = undefined;
+    };
     // Subscribed in the same tick as the history was read: no event can fall in between.
     const unsubscribe = plane.events.subscribe((event) => {
       // The bus calls this from inside the task runner: nothing here may throw into it.
       try {
         if (!matches(event) || ws.readyState !== ws.OPEN) return;
-        ws.send(encode(event));
-        const waiting = ws.bufferedAmount;
-        if (waiting <= maxBuffered) allowance = 0;
-        else if (waiting > maxBuffered + allowance) {
-          unsubscribe();
-          options.logger?.warn(
-            `feed: dropped a watcher that reads too slowly (${waiting} bytes waiting to be sent)`,
-          );
-          ws.close(TOO_SLOW, `too slow: more than ${maxBuffered} bytes waiting to be sent`);
+        const text = encode(event);
+        if (waiting) {
+          waiting.push(text);
+          waitingBytes += text.length;
+          if (waitingBytes > maxBuffered) tooSlow(waitingBytes);
+          return;
         }
+        ws.send(text);
+        if (ws.bufferedAmount > maxBuffered) tooSlow(ws.bufferedAmount);
       } catch (error) {
         unsubscribe();
         options.logger?.error('feed: failed to send an event; the watcher is disconnected', error);
         ws.terminate();
       }
     });
+    sendHistory();
     ws.on('close', unsubscribe);
     ws.on('error', () => ws.terminate());
   };
@@ -158,11 +173,22 @@ export function attachFeed(server: Server, plane: FeedSource, options: FeedOptio
   };
 }
 
-/** One message: `{n, at, type, ...}`; a task event also carries its A2A v1.0 StreamResponse. */
+/** A feed message longer than this is sent as a summary that says how long it was. */
+const MAX_MESSAGE_CHARS = 64 * 1024;
+
+/**
+ * One message: `{n, at, type, ...}`; a task event also carries its A2A v1.0 StreamResponse. A
+ * message past {@link MAX_MESSAGE_CHARS} keeps its `n`, `at`, `type` and ids, and says it was cut.
+ */
 function encode(event: SimEvent): string {
   const payload = event.type === 'task:event' && toWireStreamResponse({ kind: 'event', event: event.event });
   const { n, at, ...body } = event;
-  return JSON.stringify({ n, at, ...body, ...(payload && { payload }) });
+  const text = JSON.stringify({ n, at, ...body, ...(payload && { payload }) });
+  if (text.length <= MAX_MESSAGE_CHARS) return text;
+  const ids = Object.fromEntries(
+    Object.entries(body).filter(([, value]) => typeof value === 'string' && value.length <= 256),
+  );
+  return JSON.stringify({ n, at, ...ids, truncated: { chars: text.length, limit: MAX_MESSAGE_CHARS } });
 }
 
 function filterOf(params: URLSearchParams): FeedFilter {

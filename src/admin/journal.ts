@@ -19,12 +19,30 @@ export interface JournalQuery {
   after?: number;
 }
 
+/** What the journal's exchanges may hold by default (their headers and bodies), approximately. */
+export const DEFAULT_JOURNAL_BYTES = 32 * 1024 * 1024;
+
 export class RequestJournal {
+  /** Oldest first; those before `first` are forgotten, dropped in batches. */
   private exchanges: Exchange[] = [];
+  private first = 0;
   private counter = 0;
+  private heldBytes = 0;
   private readonly completed: ((exchange: Exchange) => void)[] = [];
 
-  constructor(private readonly capacity = 10_000) {}
+  constructor(
+    private readonly capacity = 10_000,
+    readonly maxBytes = DEFAULT_JOURNAL_BYTES,
+  ) {}
+
+  /** What the exchanges it shows hold, approximately, in bytes. */
+  get bytes(): number {
+    return this.heldBytes;
+  }
+
+  get size(): number {
+    return this.exchanges.length - this.first;
+  }
 
   /** Opens the record of a request that just arrived. */
   open(arrival: Omit<Arrival, 'n'>, onStream?: (exchange: Exchange) => void): Exchange {
@@ -43,15 +61,18 @@ export class RequestJournal {
     this.completed.push(listener);
   }
 
-  /** The exchange's response is done: it is filled in for good. */
+  /** The exchange's response is done: it is filled in for good, its body counted. */
   complete(exchange: Exchange): void {
+    if (exchange.n > this.forgottenUpTo()) {
+      this.count(exchange);
+      this.fit();
+    }
     for (const listener of this.completed) listener(exchange);
   }
 
   list(query: JournalQuery = {}): JournalEntry[] {
     const kept: JournalEntry[] = [];
-    // Trimming is batched: exchanges beyond the newest `capacity` may still be held, never shown.
-    for (let i = Math.max(0, this.exchanges.length - this.capacity); i < this.exchanges.length; i++) {
+    for (let i = this.first; i < this.exchanges.length; i++) {
       const e = this.exchanges[i]!;
       const read = e.read;
       if (
@@ -69,19 +90,45 @@ export class RequestJournal {
   }
 
   clear(): void {
-    for (const exchange of this.exchanges) exchange.release();
+    for (let i = this.first; i < this.exchanges.length; i++) this.exchanges[i]!.release();
     this.exchanges = [];
+    this.first = 0;
+    this.heldBytes = 0;
   }
 
   private keep(exchange: Exchange): Exchange {
     this.exchanges.push(exchange);
-    // Trimmed in batches, so each request costs amortised O(1); a forgotten exchange keeps only
-    // what the verdicts read (the judge may still hold it).
-    if (this.exchanges.length > this.capacity + Math.ceil(this.capacity / 4)) {
-      const cut = this.exchanges.length - this.capacity;
-      for (let i = 0; i < cut; i++) this.exchanges[i]!.release();
-      this.exchanges = this.exchanges.slice(cut);
-    }
+    this.count(exchange);
+    this.fit();
     return exchange;
+  }
+
+  /** Counts what the exchange holds now (its body is read after it opened). */
+  private count(exchange: Exchange): void {
+    const bytes = exchange.requestBytes();
+    this.heldBytes += bytes - exchange.journaledBytes;
+    exchange.journaledBytes = bytes;
+  }
+
+  /** The `n` of the newest exchange it forgot. */
+  private forgottenUpTo(): number {
+    return this.first > 0 ? this.exchanges[this.first - 1]!.n : 0;
+  }
+
+  /**
+   * Forgets the oldest exchanges past the count or the byte budget. A forgotten exchange keeps only
+   * what the verdicts read (the judge may still hold it); the array is compacted in batches, so
+   * each request costs amortised O(1).
+   */
+  private fit(): void {
+    while (this.size > 1 && (this.size > this.capacity || this.heldBytes > this.maxBytes)) {
+      const oldest = this.exchanges[this.first++]!;
+      this.heldBytes -= oldest.journaledBytes;
+      oldest.release();
+    }
+    if (this.first > 1024 && this.first * 2 > this.exchanges.length) {
+      this.exchanges = this.exchanges.slice(this.first);
+      this.first = 0;
+    }
   }
 }

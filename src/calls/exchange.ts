@@ -148,6 +148,8 @@ export class Exchange {
   error?: { type: string; reason: string; retryAfterMs?: number };
   /** What a stream delivered, in order; set for streamed answers. */
   delivered?: Delivered[];
+  /** The stream delivered more than the judge keeps: `delivered` holds the first of them. */
+  deliveredClipped?: boolean;
   ended?: StreamEnd;
   /** The fault that cut the stream, when chaos did. */
   cutBy?: number;
@@ -162,6 +164,8 @@ export class Exchange {
   readonly faults: number[] = [];
   /** The replica that recorded it, when another replica of a shared store did. */
   replica?: string;
+  /** What the journal counted for it against its byte budget. */
+  journaledBytes = 0;
 
   /** Told once when the answer turns out to be a stream (its headers go out now). */
   private readonly onStream: ((exchange: Exchange) => void) | undefined;
@@ -214,10 +218,21 @@ export class Exchange {
     this.onStream?.(this);
   }
 
+  /** What its copies of the request hold, approximately, in bytes: what the journal counts. */
+  requestBytes(): number {
+    let bytes = EXCHANGE_BYTES + this.path.length + (this.body?.length ?? 0);
+    for (const name in this.headers) bytes += name.length + this.headers[name]!.length;
+    return bytes;
+  }
+
   /** The journal no longer shows it: only what the verdicts read stays. */
   release(): void {
     this.headers = {};
     delete this.body;
+    if (this.read?.chaos !== undefined) {
+      const { chaos: _chaos, ...read } = this.read;
+      this.read = read;
+    }
   }
 
   toJSON(): JournalEntry {
@@ -245,6 +260,9 @@ export class Exchange {
     return entry;
   }
 }
+
+/** What an exchange costs beside its request's copies, approximately. */
+const EXCHANGE_BYTES = 400;
 
 /** Bodies are kept up to this size; the rest is cut off (and said so). */
 export const MAX_BODY_CHARS = 16 * 1024;

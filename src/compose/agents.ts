@@ -92,6 +92,8 @@ export function createShared(settings: Settings, chaosProfiles: Catalog['chaosPr
       return record && { state: record.status.state, latestSeq: record.log.latestSeq };
     },
     ...(settings.verdicts && { thresholds: settings.verdicts }),
+    maxBytes: settings.verdictBytes,
+    report: (error) => logger.error('verdicts: a rule could not judge; the others did', error),
   });
   return {
     store,

@@ -9,7 +9,8 @@ import { logRequest } from '../admin/request-log.js';
 import type { ControlPlane } from '../admin/control-plane.js';
 import { VERSION } from '../config.js';
 import { placeOf } from '../domain/scope.js';
-import type { LoggedEvent } from '../domain/types.js';
+import { eventBytes } from '../domain/size.js';
+import type { LoggedEvent, TaskEvent } from '../domain/types.js';
 import { scenarioSummary } from '../scenario/describe.js';
 import { formatIssue } from '../scenario/load.js';
 import type { ReplicaHealth } from '../replica/replica.js';
@@ -31,8 +32,10 @@ export function composeControl(
     if (event.seq === 1) events.publish(taskCreatedBody, record, event);
     events.publish(taskEventBody, record, event);
   });
+  // An evicted task's events stay in the history, but only as much of them as is small.
+  store.onEvict((record) => events.release(record, withoutLargeEvent));
   faults.onRecord((fault) => events.publish({ type: 'chaos:fault', fault }));
-  const journal = new RequestJournal(settings.journalSize);
+  const journal = new RequestJournal(settings.journalSize, settings.journalBytes);
   journal.onComplete((exchange) => logRequest(settings.logger, exchange, (id) => store.find(id)?.scenarioId));
   deliveries.onRecord((delivery) => events.publish({ type: 'push:attempt', delivery }));
   const { judge } = shared;
@@ -58,6 +61,14 @@ export function composeControl(
       scenarios: catalog.scenarios.length,
       agents: agents.defined.length,
       tasks: store.size,
+      // What each bounded record holds now against its budget (docs/limits.md).
+      memory: {
+        store: { bytes: store.bytes, maxBytes: settings.retention.maxStoreBytes, tasks: store.size },
+        journal: { bytes: journal.bytes, maxBytes: journal.maxBytes, entries: journal.size },
+        verdicts: { bytes: judge.bytes, maxBytes: judge.maxBytes, ...judge.size },
+        events: { kept: events.size },
+        rssBytes: process.memoryUsage.rss(),
+      },
     }),
     catalog: () => ({
       scenarios: catalog.scenarios.map(scenarioSummary),
@@ -99,4 +110,20 @@ function taskEventBody(record: TaskRecord, event: LoggedEvent): SimEventBody {
     event,
     ...placeOf(record.scope),
   };
+}
+
+/** What the history keeps of an event whose task was evicted: all of it, unless it is large. */
+const MAX_KEPT_EVENT_BYTES = 4 * 1024;
+
+function withoutLargeEvent(body: SimEventBody): SimEventBody {
+  if (body.type !== 'task:event' || eventBytes(body.event.event) <= MAX_KEPT_EVENT_BYTES) return body;
+  const { event } = body;
+  const original = event.event;
+  const kept: TaskEvent =
+    original.kind === 'artifact'
+      ? { ...original, artifact: { ...original.artifact, parts: [] } }
+      : original.kind === 'task'
+        ? { kind: 'task', task: { ...original.task, history: [], artifacts: [] } }
+        : { kind: 'status', status: { state: original.status.state, timestamp: original.status.timestamp } };
+  return { ...body, event: { ...event, event: kept } };
 }

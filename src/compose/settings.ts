@@ -66,6 +66,10 @@ export interface Settings {
   apiKeys?: Record<string, string[]>;
   adminToken?: string;
   journalSize: number;
+  journalBytes: number;
+  verdictBytes: number;
+  /** How long a client may take over its request, and how many may connect at once. */
+  server: { headersTimeout: number; requestTimeout: number; maxConnections: number };
   watch: boolean;
   chaos?: string;
   /** `/acme`, or `""`. */
@@ -111,6 +115,8 @@ export function resolveSettings(given: SimulatorOptions): Settings {
       maxEventsPerTask: retention.maxEventsPerTask,
       eventTtl: ms('retention.eventTtl', retention.eventTtl),
       maxStoreBytes: retention.maxStoreBytes,
+      inputTtl: ms('retention.inputTtl', retention.inputTtl),
+      scopeShare: retention.scopeShare,
     },
     push: {
       enabled: push.enabled,
@@ -130,6 +136,9 @@ export function resolveSettings(given: SimulatorOptions): Settings {
     ...(options.apiKeys && { apiKeys: options.apiKeys }),
     ...(options.adminToken !== undefined && { adminToken: options.adminToken }),
     journalSize: options.journalSize,
+    journalBytes: options.journalBytes,
+    verdictBytes: options.verdictBytes,
+    server: serverLimits(options),
     watch: options.watch,
     ...(options.chaos !== undefined && { chaos: options.chaos }),
     gatewayPrefix: normalizePrefix(options.gatewayPrefix),
@@ -207,4 +216,16 @@ function instantOf(value: string | number | Date): number {
   if (ms === undefined)
     throw new Error(`startTime must be ${INSTANT_HINT}, got ${JSON.stringify(String(value))}`);
   return ms;
+}
+
+/** Node refuses a headers timeout longer than the request's: the headers are part of the request. */
+function serverLimits(
+  options: Required<Pick<SimulatorOptions, 'headersTimeout' | 'requestTimeout' | 'maxConnections'>>,
+) {
+  const requestTimeout = ms('requestTimeout', options.requestTimeout);
+  return {
+    headersTimeout: Math.min(ms('headersTimeout', options.headersTimeout), requestTimeout),
+    requestTimeout,
+    maxConnections: options.maxConnections,
+  };
 }

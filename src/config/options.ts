@@ -41,6 +41,10 @@ export interface RetentionSettings {
   eventTtl: Duration;
   /** What all tasks may hold together, approximately; ended tasks make room first. */
   maxStoreBytes: number;
+  /** How long a task may wait for input (or auth) without a follow-up before it is forgotten. */
+  inputTtl: Duration;
+  /** The part of `maxStoreBytes` one scope's tasks may hold (0.01 to 1). */
+  scopeShare: number;
 }
 
 export interface SimulatorOptions {
@@ -109,6 +113,16 @@ export interface SimulatorOptions {
   adminToken?: string;
   /** Requests kept in the journal (`GET /_sim/requests`). */
   journalSize?: number;
+  /** What the journal's requests may hold together (headers and clipped bodies), approximately. */
+  journalBytes?: number;
+  /** What the client verdicts may keep, approximately; the least recent clients go first. */
+  verdictBytes?: number;
+  /** How long a client may take to send a request's headers; then 408. */
+  headersTimeout?: Duration;
+  /** How long a client may take to send a whole request, body included; then 408. */
+  requestTimeout?: Duration;
+  /** Connections held at once; past it, new ones are closed at once. */
+  maxConnections?: number;
   /** Re-read scenario files when they change (a broken edit keeps the previous version). */
   watch?: boolean;
   /**

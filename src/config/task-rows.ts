@@ -50,6 +50,26 @@ export const RETENTION = group('Retention', [
     help: 'What all tasks may hold together, e.g. 64MiB; ended tasks make room first, then new messages are refused (429)',
     doc: 'What all tasks may hold together, e.g. 64MiB; ended tasks make room first, then new messages are refused (429; see [Protocol](protocol.md))',
   },
+  {
+    name: 'retention.inputTtl',
+    flag: 'input-ttl',
+    env: true,
+    type: 'duration',
+    min: 1,
+    default: 60 * 60 * 1000,
+    help: 'How long a task may wait for input (or auth) without a follow-up before it is forgotten, e.g. 1h',
+  },
+  {
+    name: 'retention.scopeShare',
+    flag: 'scope-share',
+    env: true,
+    type: 'number',
+    min: 0.01,
+    max: 1,
+    default: 0.75,
+    help: 'The part of --max-store-bytes the tasks of one scope (an agent, a workspace, a tenant) may hold, so one cannot lock the others out; 1 lets one take it all',
+    doc: 'The part of `--max-store-bytes` the tasks of one scope (an agent, a workspace, a tenant) may hold, so one cannot lock the others out; `1` lets one take it all (see [Limits](limits.md))',
+  },
 ]);
 
 export const PUSH = group('Push notifications', [

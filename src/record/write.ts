@@ -270,8 +270,10 @@ function partDocument(part: Part, redact: readonly string[]): Record<string, unk
 function delay(observed: number[], key = 'after'): Record<string, unknown> {
   if (observed.length === 0) return {};
   const rounded = observed.map((ms) => Math.round(ms / 10) * 10);
-  const min = Math.min(...rounded);
-  const max = Math.max(...rounded);
+  // A loop, not Math.min(...rounded), which throws past about 100,000 values (a long recording).
+  let min = Infinity;
+  let max = -Infinity;
+  for (const ms of rounded) [min, max] = [Math.min(min, ms), Math.max(max, ms)];
   if (max === 0) return {};
   return { [key]: min === max ? `${min}ms` : { min: `${min}ms`, max: `${max}ms` } };
 }

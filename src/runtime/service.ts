@@ -369,7 +369,7 @@ export class SimService implements TaskService {
     const now = this.options.clock.now();
     const userMessage: Message = merge(message, { taskId, contextId: record.contextId });
     const fromSeq = record.log.latestSeq;
-    this.options.store.admit(messageBytes(userMessage));
+    this.options.store.admit(messageBytes(userMessage), record.scope);
     // The turn opens with the task as it is, the question included: a snapshot is a fresh copy.
     const snapshot = record.task;
     snapshot.history.push(userMessage);

@@ -8,7 +8,7 @@
  * only running or waiting ones remain, new work is refused rather than the heap exhausted.
  */
 import { A2AError } from '../domain/errors.js';
-import { canApply, isTerminal, LiveTask } from '../domain/lifecycle.js';
+import { canApply, isInterrupted, isTerminal, LiveTask } from '../domain/lifecycle.js';
 import type { Scope } from '../domain/scope.js';
 import { eventBytes } from '../domain/size.js';
 import { formatBytes } from '../lib/bytes.js';
@@ -32,6 +32,20 @@ export interface RetentionOptions {
   eventTtl: number;
   /** What all tasks together may hold, approximately (domain/size.ts); ended tasks make room first. */
   maxStoreBytes: number;
+  /** How long a task may wait for input (or auth) without a follow-up before it is forgotten, ms. */
+  inputTtl?: number;
+  /** The part of `maxStoreBytes` one scope's tasks may hold, so that one cannot lock the others out. */
+  scopeShare?: number;
+}
+
+/** A task waiting for input is forgotten after this long without a follow-up, by default. */
+export const DEFAULT_INPUT_TTL_MS = 60 * 60 * 1000;
+/** One scope's tasks may hold this part of the store's budget, by default. */
+export const DEFAULT_SCOPE_SHARE = 0.75;
+
+/** What one scope's tasks hold together. */
+interface ScopeShare {
+  bytes: number;
 }
 
 export class TaskRecord {
@@ -47,6 +61,8 @@ export class TaskRecord {
     public statusOrder: number,
     /** What the task holds, approximately: the sum of its events' {@link eventBytes}. */
     public bytes = 0,
+    /** What its scope's tasks hold together, shared by them. */
+    readonly share: ScopeShare = { bytes: 0 },
   ) {
     this.live = new LiveTask(task);
   }
@@ -96,8 +112,13 @@ export class TaskStore {
   private readonly records = new Map<string, TaskRecord>();
   /** Terminal tasks in the order they ended, with the time they ended: the eviction queue. */
   private readonly ended = new Map<string, number>();
+  /** Tasks waiting for input or auth, in the order they paused, with the time they did. */
+  private readonly waiting = new Map<string, number>();
+  private readonly shares = new Map<string, ScopeShare>();
   private statusCounter = 0;
   private heldBytes = 0;
+  /** The latest clock time it was told of, for the waiting tasks' TTL. */
+  private lastNow = 0;
   private readonly evictionListeners: ((record: TaskRecord) => void)[] = [];
   // Replaced, never changed in place: a listener may stop itself while the list is being called.
   private eventListeners: readonly ((record: TaskRecord, event: LoggedEvent) => void)[] = [];
@@ -169,14 +190,16 @@ export class TaskStore {
   private open(task: Task, scope: Scope, scenarioId: string, atMs: number): TaskRecord {
     this.evict(atMs);
     const bytes = eventBytes({ kind: 'task', task });
-    this.admit(bytes);
+    this.admit(bytes, scope);
     // The control plane hears of an event before the streams that carry it: what chaos does to a
     // stream shows after the event it is about.
     const onAppend = (event: LoggedEvent) => {
       for (const listener of this.eventListeners) listener(record, event);
     };
     const log = new EventLog(this.retention.maxEventsPerTask, this.retention.eventTtl, onAppend);
-    const record = new TaskRecord(scope, scenarioId, task, log, ++this.statusCounter);
+    let share = this.shares.get(scope.key);
+    if (!share) this.shares.set(scope.key, (share = { bytes: 0 }));
+    const record = new TaskRecord(scope, scenarioId, task, log, ++this.statusCounter, 0, share);
     this.records.set(task.id, record);
     this.hold(record, bytes);
     return record;
@@ -203,10 +226,14 @@ export class TaskStore {
       );
     }
     record.apply(event);
+    this.lastNow = Math.max(this.lastNow, atMs);
     this.hold(record, eventBytes(event));
     if (event.kind === 'status') {
       record.statusOrder = ++this.statusCounter;
-      if (isTerminal(event.status.state)) this.ended.set(record.id, atMs);
+      const { state } = event.status;
+      this.waiting.delete(record.id);
+      if (isTerminal(state)) this.ended.set(record.id, atMs);
+      else if (isInterrupted(state)) this.waiting.set(record.id, atMs);
     }
   }
 
@@ -215,19 +242,44 @@ export class TaskStore {
    * When the running and waiting tasks alone fill the budget, refuses: a task in progress is what
    * a client was promised, and is never dropped to make room.
    */
-  admit(bytes: number): void {
+  admit(bytes: number, scope?: Scope): void {
     const { maxStoreBytes: maxBytes } = this.retention;
-    if (this.heldBytes + bytes <= maxBytes) return;
-    for (const id of this.ended.keys()) {
-      if (this.heldBytes + bytes <= maxBytes) return;
+    const share = scope && this.shares.get(scope.key);
+    const maxShare = Math.floor(maxBytes * (this.retention.scopeShare ?? DEFAULT_SCOPE_SHARE));
+    const storeFull = () => this.heldBytes + bytes > maxBytes;
+    const shareFull = () => share !== undefined && share.bytes + bytes > maxShare;
+    if (storeFull() || shareFull()) {
+      // Ended tasks make room: any of them for the store, the scope's own for its share.
+      for (const id of [...this.ended.keys()]) {
+        if (!storeFull() && !shareFull()) break;
+        const record = this.records.get(id)!;
+        if (storeFull() || record.share === share) this.remove(record);
+      }
+    }
+    if (storeFull()) this.forgetIdleWaiting(this.lastNow, storeFull);
+    if (storeFull()) {
+      throw new A2AError(
+        'ResourceExhaustedError',
+        `Failed to accept the message: the tasks in progress hold ${formatBytes(this.heldBytes)} of the store's ${formatBytes(maxBytes)} (--max-store-bytes) and this message needs ${formatBytes(bytes)} more. Cancel or finish tasks, reset with POST /_sim/reset, or raise --max-store-bytes.`,
+        { reason: 'STORE_FULL', metadata: { heldBytes: this.heldBytes, maxBytes, bytes } },
+      );
+    }
+    if (shareFull()) {
+      throw new A2AError(
+        'ResourceExhaustedError',
+        `Failed to accept the message: this scope's tasks in progress hold ${formatBytes(share!.bytes)} of the ${formatBytes(maxShare)} one scope may hold (${Math.round((this.retention.scopeShare ?? DEFAULT_SCOPE_SHARE) * 100)}% of --max-store-bytes; the rest is kept for the other scopes) and this message needs ${formatBytes(bytes)} more. Cancel or finish tasks, reset with POST /_sim/reset, or raise --max-store-bytes.`,
+        { reason: 'STORE_FULL', metadata: { heldBytes: share!.bytes, maxBytes: maxShare, bytes } },
+      );
+    }
+  }
+
+  /** Forgets the tasks that waited for input longer than the TTL, oldest first, while `needed`. */
+  private forgetIdleWaiting(nowMs: number, needed: () => boolean = () => true): void {
+    const ttl = this.retention.inputTtl ?? DEFAULT_INPUT_TTL_MS;
+    for (const [id, pausedAt] of this.waiting) {
+      if (pausedAt > nowMs - ttl || !needed()) break;
       this.remove(this.records.get(id)!);
     }
-    if (this.heldBytes + bytes <= maxBytes) return;
-    throw new A2AError(
-      'ResourceExhaustedError',
-      `Failed to accept the message: the tasks in progress hold ${formatBytes(this.heldBytes)} of the store's ${formatBytes(maxBytes)} (--max-store-bytes) and this message needs ${formatBytes(bytes)} more. Cancel or finish tasks, reset with POST /_sim/reset, or raise --max-store-bytes.`,
-      { reason: 'STORE_FULL', metadata: { heldBytes: this.heldBytes, maxBytes, bytes } },
-    );
   }
 
   /** The tasks of one context in `scope`, oldest first. */
@@ -273,6 +325,8 @@ export class TaskStore {
   }
 
   private evict(nowMs: number): void {
+    this.lastNow = Math.max(this.lastNow, nowMs);
+    this.forgetIdleWaiting(nowMs);
     for (const [id, endedAt] of this.ended) {
       if (endedAt > nowMs - this.retention.terminalTtl && this.records.size < this.retention.maxTasks) break;
       this.remove(this.records.get(id)!);
@@ -286,13 +340,16 @@ export class TaskStore {
 
   private hold(record: TaskRecord, bytes: number): void {
     record.bytes += bytes;
+    record.share.bytes += bytes;
     this.heldBytes += bytes;
   }
 
   private remove(record: TaskRecord): void {
     this.heldBytes -= record.bytes;
+    record.share.bytes -= record.bytes;
     this.records.delete(record.id);
     this.ended.delete(record.id);
+    this.waiting.delete(record.id);
     record.log.close();
     for (const listener of this.evictionListeners) listener(record);
   }

@@ -6,7 +6,8 @@
  */
 import type { ClientIdentity } from '../runtime/api.js';
 import type { Observation } from './observation.js';
-import type { Evidence, Level, Outcome, TaskFacts } from './rule.js';
+import { deadline, wallNow } from '../lib/clock.js';
+import type { Evidence, Finding, Level, Outcome, RuleInput, TaskFacts } from './rule.js';
 import { RULES } from './rules.js';
 import { DEFAULT_THRESHOLDS, type VerdictThresholds } from './thresholds.js';
 
@@ -33,14 +34,28 @@ export interface ClientVerdicts {
 export interface JudgeOptions {
   facts(taskId: string): TaskFacts | undefined;
   thresholds?: Partial<VerdictThresholds>;
+  /** What the calls it keeps may hold, approximately, in bytes; the least recent go first. */
+  maxBytes?: number;
+  /** Told when a rule could not judge (a simulator bug): the other rules still do. */
+  report?(error: unknown): void;
 }
 
 const MAX_CALLS_PER_CLIENT = 5_000;
 const MAX_CLIENTS = 1_000;
+/** What the judge keeps by default: about 100,000 calls, or fewer with long streams. */
+export const DEFAULT_VERDICT_BYTES = 32 * 1024 * 1024;
+/** What one call costs, approximately, before its stream: the record and what the rules read. */
+const CALL_BYTES = 320;
+/** What each event a stream delivered costs. */
+export const DELIVERED_BYTES = 48;
+/** Verdicts are worked out again for the feed at most this often (machine time, off the request path). */
+const PUBLISH_EVERY_MS = 250;
 
 interface ClientRecord {
   identity: ClientIdentity;
   calls: Observation[];
+  /** What its calls hold, approximately. */
+  bytes: number;
   /** When it last called, clock time: the least recent is forgotten first. */
   lastAtMs: number;
   /** Its verdicts as last published, to tell a change. */
@@ -52,10 +67,26 @@ export class Judge {
   private readonly clients = new Map<string, ClientRecord>();
   private readonly dirty = new Set<ClientRecord>();
   private pending = false;
+  private lastPublished = 0;
+  private heldBytes = 0;
+  readonly maxBytes: number;
   private readonly listeners: { changed: (verdicts: ClientVerdicts) => void; wanted: () => boolean }[] = [];
 
   constructor(private readonly options: JudgeOptions) {
     this.thresholds = { ...DEFAULT_THRESHOLDS, ...options.thresholds };
+    this.maxBytes = options.maxBytes ?? DEFAULT_VERDICT_BYTES;
+  }
+
+  /** What the calls it keeps hold, approximately, in bytes. */
+  get bytes(): number {
+    return this.heldBytes;
+  }
+
+  /** How many clients and calls it keeps. */
+  get size(): { clients: number; calls: number } {
+    let calls = 0;
+    for (const client of this.clients.values()) calls += client.calls.length;
+    return { clients: this.clients.size, calls };
   }
 
   /**
@@ -73,27 +104,69 @@ export class Judge {
     if (!client) {
       // Past the cap, the client heard from least recently is forgotten (rare: a scan is fine).
       if (this.clients.size >= MAX_CLIENTS) this.forgetOldest();
-      this.clients.set(identity.id, (client = { identity, calls: [], lastAtMs: 0 }));
+      this.clients.set(identity.id, (client = { identity, calls: [], bytes: 0, lastAtMs: 0 }));
     }
     client.lastAtMs = call.atMs;
     client.calls.push(call);
+    this.hold(client, CALL_BYTES);
     // Trimmed in batches: a busy client costs amortised O(1) per call, not a shift of all it keeps.
-    if (client.calls.length > MAX_CALLS_PER_CLIENT * 1.25) {
-      client.calls.splice(0, client.calls.length - MAX_CALLS_PER_CLIENT);
-    }
+    if (client.calls.length > MAX_CALLS_PER_CLIENT * 1.25) this.trim(client, MAX_CALLS_PER_CLIENT);
     this.touch(client);
   }
 
-  /** Something about a call changed (its answer, its stream): its client is judged again soon. */
-  updated(identity: ClientIdentity | undefined): void {
+  /**
+   * Something about a call changed (its answer, its stream): its client is judged again soon.
+   * `delivered`: the events a stream that just ended delivered, now counted against the budget.
+   */
+  updated(identity: ClientIdentity | undefined, delivered = 0): void {
     const client = identity && this.clients.get(identity.id);
-    if (client) this.touch(client);
+    if (!client) return;
+    if (delivered > 0) this.hold(client, delivered * DELIVERED_BYTES);
+    this.touch(client);
+  }
+
+  private hold(client: ClientRecord, bytes: number): void {
+    client.bytes += bytes;
+    this.heldBytes += bytes;
+    if (this.heldBytes > this.maxBytes) this.makeRoom(client);
+  }
+
+  /** Forgets the least recent clients, then the oldest calls of the one calling now, until it fits. */
+  private makeRoom(current: ClientRecord): void {
+    while (this.heldBytes > this.maxBytes && this.clients.size > 1) {
+      const oldest = this.oldest(current);
+      if (!oldest) break;
+      this.forget(oldest);
+    }
+    if (this.heldBytes > this.maxBytes) this.trim(current, Math.floor(current.calls.length / 2));
+  }
+
+  /** Keeps the newest `keep` calls of a client. */
+  private trim(client: ClientRecord, keep: number): void {
+    client.calls.splice(0, client.calls.length - keep);
+    let bytes = 0;
+    for (const call of client.calls) bytes += CALL_BYTES + (call.delivered?.length ?? 0) * DELIVERED_BYTES;
+    this.heldBytes += bytes - client.bytes;
+    client.bytes = bytes;
+  }
+
+  private oldest(except?: ClientRecord): ClientRecord | undefined {
+    let oldest: ClientRecord | undefined;
+    for (const client of this.clients.values()) {
+      if (client !== except && (!oldest || client.lastAtMs < oldest.lastAtMs)) oldest = client;
+    }
+    return oldest;
+  }
+
+  private forget(client: ClientRecord): void {
+    this.clients.delete(client.identity.id);
+    this.dirty.delete(client);
+    this.heldBytes -= client.bytes;
   }
 
   private forgetOldest(): void {
-    let oldest: [string, ClientRecord] | undefined;
-    for (const entry of this.clients) if (!oldest || entry[1].lastAtMs < oldest[1].lastAtMs) oldest = entry;
-    if (oldest) this.clients.delete(oldest[0]);
+    const oldest = this.oldest();
+    if (oldest) this.forget(oldest);
   }
 
   verdicts(client?: string): ClientVerdicts[] {
@@ -123,12 +196,13 @@ export class Judge {
   clear(): void {
     this.clients.clear();
     this.dirty.clear();
+    this.heldBytes = 0;
   }
 
   private judge(record: ClientRecord): ClientVerdicts {
     const input = { calls: record.calls, facts: this.options.facts, thresholds: this.thresholds };
     const verdicts = RULES.map((rule): RuleVerdict => {
-      const { exercised, failures } = rule.judge(input);
+      const { exercised, failures } = this.apply(rule, input);
       const outcome: Outcome = failures.length ? 'fail' : exercised ? 'pass' : 'not exercised';
       const { id, level, source, checks } = rule;
       return { rule: id, level, source, checks, outcome, exercised, evidence: failures };
@@ -142,22 +216,42 @@ export class Judge {
     };
   }
 
+  /** One rule's finding; a rule that throws is reported and judges nothing, the others go on. */
+  private apply(rule: (typeof RULES)[number], input: RuleInput): Finding {
+    try {
+      return rule.judge(input);
+    } catch (error) {
+      this.options.report?.(error);
+      return { exercised: 0, failures: [] };
+    }
+  }
+
   private touch(client: ClientRecord): void {
     if (!this.listeners.some((l) => l.wanted())) return;
     this.dirty.add(client);
     if (this.pending) return;
     this.pending = true;
-    setImmediate(() => this.publish());
+    // At most every PUBLISH_EVERY_MS: a busy client's verdicts are worked out once for many calls.
+    const wait = this.lastPublished + PUBLISH_EVERY_MS - wallNow();
+    if (wait <= 0) setImmediate(() => this.publish());
+    else deadline(wait, () => this.publish());
   }
 
   private publish(): void {
     this.pending = false;
+    this.lastPublished = wallNow();
     for (const client of this.dirty) {
       const verdicts = this.judge(client);
       const text = JSON.stringify(verdicts.verdicts.map((v) => [v.rule, v.outcome, v.exercised]));
       if (text === client.published) continue;
       client.published = text;
-      for (const listener of this.listeners) listener.changed(verdicts);
+      for (const listener of this.listeners) {
+        try {
+          listener.changed(verdicts);
+        } catch (error) {
+          this.options.report?.(error);
+        }
+      }
     }
     this.dirty.clear();
   }

@@ -19,6 +19,7 @@ export type Observation = Readonly<
     | 'state'
     | 'error'
     | 'delivered'
+    | 'deliveredClipped'
     | 'ended'
     | 'endedAtMs'
   >

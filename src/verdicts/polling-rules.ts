@@ -14,7 +14,18 @@ const SOURCE =
  * honouring Retry-After, not its polling: it is left out.
  */
 function polled(calls: readonly Observation[], min: number): { polls: Observation[]; intervals: number[] }[] {
+  // In arrival order, so sorted: whether one falls inside an interval is a binary search.
   const refusals = calls.filter((c) => c.error).map((c) => c.atMs);
+  const refusedWithin = (from: number, to: number) => {
+    let lo = 0;
+    let hi = refusals.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (refusals[mid]! <= from) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < refusals.length && refusals[lo]! < to;
+  };
   return [...callsByTask(calls).values()].flatMap((taskCalls) => {
     // Up to the poll that showed the end: what comes after is no-poll-after-terminal's to judge.
     const answered = taskCalls.filter((c) => c.kind === 'get' && !c.error);
@@ -23,7 +34,7 @@ function polled(calls: readonly Observation[], min: number): { polls: Observatio
     if (polls.length < min) return [];
     const intervals = polls.slice(1).flatMap((poll, i) => {
       const from = polls[i]!.atMs;
-      return refusals.some((at) => at > from && at < poll.atMs) ? [] : [poll.atMs - from];
+      return refusedWithin(from, poll.atMs) ? [] : [poll.atMs - from];
     });
     return intervals.length >= min - 1 ? [{ polls, intervals }] : [];
   });
@@ -67,8 +78,7 @@ export const pollBackoff: Rule = {
       const third = Math.max(1, Math.floor(intervals.length / 3));
       const early = mean(intervals.slice(0, Math.min(2, third)));
       const late = mean(intervals.slice(intervals.length - third));
-      if (late >= early * thresholds.backoffGrowth || Math.max(...intervals) >= thresholds.backoffCapMs)
-        continue;
+      if (late >= early * thresholds.backoffGrowth || maxOf(intervals) >= thresholds.backoffCapMs) continue;
       finding.failures.push(
         evidence(
           polls.at(-1)!,
@@ -95,14 +105,22 @@ export const pollJitter: Rule = {
       // interval, 2 for one that doubles), then 1 once a cap is reached; jitter moves most ratios
       // off it. One interval a busy network stretched moves two ratios at most: it takes at least
       // half of them to count as jitter.
-      const ratios = intervals.slice(1).map((d, i) => d / Math.max(1, intervals[i]!));
+      // A cadence shows in its first intervals: judging more would cost the event loop quadratic
+      // time for a client that polls thousands of times.
+      const judged = intervals.slice(0, MAX_JITTER_INTERVALS);
+      const ratios = judged.slice(1).map((d, i) => d / Math.max(1, judged[i]!));
       const off = offCadence(ratios, thresholds.jitterSpread);
       if (off >= ratios.length / 2) continue;
       const spread = off / ratios.length;
       finding.failures.push(
         evidence(
           polls.at(-1)!,
-          `intervals follow a fixed cadence (${intervals.map((d) => `${d} ms`).join(', ')}): ${Math.round(spread * 100)}% of them stray more than ${thresholds.jitterSpread * 100}% from it, half expected`,
+          `intervals follow a fixed cadence (${judged
+            .slice(0, 20)
+            .map((d) => `${d} ms`)
+            .join(
+              ', ',
+            )}${judged.length > 20 ? ', …' : ''}): ${Math.round(spread * 100)}% of them stray more than ${thresholds.jitterSpread * 100}% from it, half expected`,
         ),
       );
     }
@@ -150,6 +168,15 @@ function offCadence(ratios: number[], spread: number): number {
     fewest = Math.min(fewest, off);
   }
   return fewest;
+}
+
+/** How many intervals of a task poll-jitter reads, from its first. */
+const MAX_JITTER_INTERVALS = 200;
+
+function maxOf(values: readonly number[]): number {
+  let max = -Infinity;
+  for (const value of values) if (value > max) max = value;
+  return max;
 }
 
 function mean(values: number[]): number {

@@ -14,6 +14,9 @@ import type { SendResult, Task } from '../domain/types.js';
 import type { Clock } from '../lib/clock.js';
 import type { Judge } from './judge.js';
 
+/** The events of one stream the judge keeps; past them, the rules that need them all step aside. */
+const MAX_DELIVERED = 20_000;
+
 /** The operations the rules judge; the others pass unwatched. */
 const WATCHED: ReadonlySet<OperationName> = new Set(['send', 'stream', 'get', 'cancel', 'subscribe']);
 
@@ -54,7 +57,12 @@ export function witnessLayer(judge: Judge, clock: Clock): Layer {
         break;
       default:
         settled();
-        return watched(exchange, answer as WireStream, () => judge.updated(client), clock);
+        return watched(
+          exchange,
+          answer as WireStream,
+          (delivered) => judge.updated(client, delivered),
+          clock,
+        );
     }
     settled();
     return answer;
@@ -75,14 +83,22 @@ function showed(exchange: Exchange, task: Pick<Task, 'id' | 'status'>): void {
 }
 
 /** The stream as the connection gets it, each item noted as it goes out. */
-function watched(exchange: Exchange, stream: WireStream, updated: () => void, clock: Clock): WireStream {
+function watched(
+  exchange: Exchange,
+  stream: WireStream,
+  updated: (delivered: number) => void,
+  clock: Clock,
+): WireStream {
   const delivered: Delivered[] = (exchange.delivered = []);
   if (stream.taskId !== undefined) exchange.taskId = stream.taskId;
+  let counted = false;
   const finish = (ended: StreamEnd) => {
     // A drop chaos made look like a clean end was already recorded as a cut.
     exchange.ended ??= ended;
     exchange.endedAtMs = clock.now();
-    updated();
+    // What the stream delivered counts against the judge's budget once, when it ends.
+    updated(counted ? 0 : delivered.length);
+    counted = true;
   };
   return {
     ...(stream.taskId !== undefined && { taskId: stream.taskId }),
@@ -91,7 +107,10 @@ function watched(exchange: Exchange, stream: WireStream, updated: () => void, cl
       stream.start({
         item: (item: WireItem) => {
           const seen = deliveredOf(item);
-          if (seen) delivered.push(seen);
+          if (seen) {
+            if (delivered.length < MAX_DELIVERED) delivered.push(seen);
+            else exchange.deliveredClipped = true;
+          }
           sink.item(item);
         },
         end: (error) => {

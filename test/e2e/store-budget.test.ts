@@ -12,7 +12,7 @@ const MiB = 1024 * 1024;
 
 let t: TestSim;
 beforeAll(async () => {
-  t = await startSim({ speed: 0, retention: { maxStoreBytes: 8 * MiB } });
+  t = await startSim({ speed: 0, retention: { maxStoreBytes: 8 * MiB, scopeShare: 1 } });
 });
 afterAll(() => t.close());
 

@@ -25,6 +25,8 @@ function store(retention: Partial<RetentionOptions> = {}): TaskStore {
     maxEventsPerTask: 1000,
     eventTtl: 3_600_000,
     maxStoreBytes: 1024 ** 3,
+    // The budget's own tests: one scope may take it all (its share is tested on its own).
+    scopeShare: 1,
     ...retention,
   });
 }
@@ -405,5 +407,60 @@ describe('TaskStore: byte budget', () => {
     expect(error.details.reason).toBe('STORE_FULL');
     expect(error.message).toMatch(/--max-store-bytes/);
     expect([s.has('a'), s.has('b'), s.has('c')]).toEqual([true, true, false]);
+  });
+});
+
+describe('TaskStore: one scope cannot lock the others out', () => {
+  function heavyTask(id: string, chars: number): Task {
+    return {
+      ...newTask(id),
+      history: [{ messageId: `m-${id}`, role: 'user', parts: [{ kind: 'text', text: 'x'.repeat(chars) }] }],
+    };
+  }
+  const OTHER = scopeOf({ tenant: 'tenant-b' });
+
+  it('refuses a scope past its share of the budget while another scope still gets in', () => {
+    const s = store({ maxStoreBytes: 400_000, scopeShare: 0.5 });
+    s.create(heavyTask('a1', 90_000), SCOPE, 'weather', T0);
+    s.create(heavyTask('a2', 90_000), SCOPE, 'weather', T0);
+    const error = expectA2AError(
+      () => s.create(heavyTask('a3', 90_000), SCOPE, 'weather', T0),
+      'ResourceExhaustedError',
+    );
+    expect(error.details.reason).toBe('STORE_FULL');
+    expect(error.message).toMatch(/one scope may hold \(50% of --max-store-bytes/);
+    expect(s.create(heavyTask('b1', 90_000), OTHER, 'weather', T0).id).toBe('b1');
+  });
+
+  it("makes room in a scope's share from its own ended tasks, never another scope's", () => {
+    const s = store({ maxStoreBytes: 400_000, scopeShare: 0.5 });
+    const ended = s.create(heavyTask('a1', 90_000), SCOPE, 'weather', T0);
+    setState(s, ended, 'completed', T0 + 1);
+    const theirs = s.create(heavyTask('b1', 90_000), OTHER, 'weather', T0);
+    setState(s, theirs, 'completed', T0 + 1);
+    s.create(heavyTask('a2', 90_000), SCOPE, 'weather', T0 + 2);
+    s.create(heavyTask('a3', 90_000), SCOPE, 'weather', T0 + 2);
+    expect([s.has('a1'), s.has('b1'), s.has('a2'), s.has('a3')]).toEqual([false, true, true, true]);
+  });
+});
+
+describe('TaskStore: tasks waiting for input', () => {
+  it('forgets a task that waited for input longer than the input TTL, and keeps a newer one', () => {
+    const s = store({ inputTtl: 60_000 });
+    const old = s.create(newTask('old'), SCOPE, 'flight', T0);
+    setState(s, old, 'input-required', T0 + 1);
+    const fresh = s.create(newTask('fresh'), SCOPE, 'flight', T0 + 50_000);
+    setState(s, fresh, 'input-required', T0 + 50_000);
+    s.create(newTask('later'), SCOPE, 'flight', T0 + 70_000);
+    expect([s.has('old'), s.has('fresh'), s.has('later')]).toEqual([false, true, true]);
+  });
+
+  it('keeps a task that got its follow-up: the TTL counts from the latest pause', () => {
+    const s = store({ inputTtl: 60_000 });
+    const task = s.create(newTask('t'), SCOPE, 'flight', T0);
+    setState(s, task, 'input-required', T0 + 1);
+    setState(s, task, 'working', T0 + 59_000);
+    s.create(newTask('later'), SCOPE, 'flight', T0 + 120_000);
+    expect(s.has('t')).toBe(true);
   });
 });

@@ -184,3 +184,38 @@ describe('the call rules', () => {
     expect(judge('card-revalidation', [card(0, false)])).toBe('not exercised');
   });
 });
+
+describe('rules on inputs a hostile client can make large (F3, F4)', () => {
+  it('no-lost-events judges a stream of 150,000 events without throwing', () => {
+    const many = Array.from({ length: 150_000 }, (_, i) => i + 1);
+    const facts = { t1: { state: 'completed', latestSeq: 150_000 } as TaskFacts };
+    const delivered = (list: number[]): Delivered[] => list.map((seq) => ({ seq }));
+    const cut = stream(0, delivered(many.slice(0, 1000)), { ended: 'cut' });
+    const resumed = subscribe(10, undefined, delivered(many.slice(1000)));
+    expect(judge('no-lost-events', [cut, resumed], facts)).toBe('pass');
+  });
+
+  it('poll-jitter and poll-backoff judge 20,000 polls of one task: a cadence shows in its first intervals', () => {
+    const cadence = Array.from({ length: 20_000 }, () => 1000);
+    expect(judge('poll-jitter', polls(cadence))).toBe('fail');
+    expect(judge('poll-backoff', polls(cadence))).toBe('fail');
+    const jittered = Array.from({ length: 20_000 }, (_, i) => 1000 + ((i * 7919) % 13) * 40);
+    expect(judge('poll-jitter', polls(jittered))).toBe('pass');
+  });
+
+  it('a refusal between two polls leaves that interval out, found by a search among 10,000 refusals', () => {
+    const calls: Observation[] = [];
+    for (let i = 0; i < 10_000; i++) {
+      calls.push({
+        atMs: i * 10,
+        kind: 'get',
+        taskId: 't2',
+        error: { type: 'UnavailableError', reason: 'X' },
+      });
+    }
+    calls.push(
+      ...polls(Array.from({ length: 5_000 }, () => 1000)).map((c) => ({ ...c, atMs: c.atMs + 200_000 })),
+    );
+    expect(judge('poll-jitter', calls)).toBe('fail');
+  });
+});
