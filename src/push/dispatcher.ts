@@ -15,6 +15,7 @@ import { Random } from '../lib/random.js';
 import type { CallContext, DeliveryChaos, PushDelivery } from '../runtime/api.js';
 import type { TaskRecord } from '../store/task-store.js';
 import type { DeliveryLog, DeliveryOutcome } from './delivery-log.js';
+import { blockedRange, hostRefusal, normalizeAddress } from './ssrf.js';
 
 export interface DispatcherOptions {
   clock: Clock;
@@ -30,7 +31,7 @@ export interface DispatcherOptions {
   backoff: number;
   /** Events waiting per config; past it the oldest is dropped and recorded. */
   maxQueue: number;
-  /** Refuse private, loopback and link-local addresses (the SSRF filter); off for offline development. */
+  /** Refuse special-purpose addresses (the SSRF filter, ./ssrf.ts); off for offline development. */
   blockPrivate: boolean;
 }
 
@@ -46,11 +47,9 @@ export class PushDispatcher implements PushDelivery {
 
   checkUrl(url: string): void {
     if (!this.options.blockPrivate) return;
-    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-    if (host === 'localhost' || host.endsWith('.localhost') || (isIP(host) && isPrivateAddress(host))) {
-      throw invalidParams([
-        { field: 'url', description: `${host} is a private or loopback address, refused by the SSRF filter` },
-      ]);
+    const refusal = hostRefusal(new URL(url).hostname.replace(/^\[|\]$/g, ''));
+    if (refusal) {
+      throw invalidParams([{ field: 'url', description: `${refusal}, refused by the SSRF filter` }]);
     }
   }
 
@@ -144,9 +143,8 @@ class ConfigDelivery {
     event: LoggedEvent,
   ): Promise<{ outcome: DeliveryOutcome; status?: number; error?: string }> {
     const { config, options } = this;
-    if (options.blockPrivate && (await resolvesPrivate(config.url))) {
-      return { outcome: 'blocked', error: 'the URL resolves to a private or loopback address' };
-    }
+    const refusal = options.blockPrivate ? await resolvedRefusal(config.url) : undefined;
+    if (refusal) return { outcome: 'blocked', error: `${refusal}, refused by the SSRF filter` };
     const headers: Record<string, string> = {
       'Content-Type': CONTENT_TYPE[config.dialect],
       'X-A2A-Sim-Seq': String(event.seq),
@@ -204,31 +202,19 @@ class ConfigDelivery {
   }
 }
 
-async function resolvesPrivate(url: string): Promise<boolean> {
+/** Why the SSRF filter refuses the URL's host or an address it resolves to; a failed lookup too. */
+async function resolvedRefusal(url: string): Promise<string | undefined> {
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  const refusal = hostRefusal(host);
+  if (refusal || isIP(normalizeAddress(host))) return refusal;
   try {
-    const addresses = isIP(host) ? [{ address: host }] : await lookup(host, { all: true });
-    return addresses.some(({ address }) => isPrivateAddress(address));
-  } catch {
-    return false; // the attempt itself will report the DNS failure
+    for (const { address } of await lookup(host, { all: true })) {
+      const range = blockedRange(address);
+      if (range) return `${host} resolves to ${address}, in ${range}`;
+    }
+    return undefined;
+  } catch (error) {
+    // An address nobody could check is never taken as public.
+    return `Failed to resolve ${host}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
   }
-}
-
-/** Loopback, private, link-local and unspecified addresses, IPv4 and IPv6 (incl. v4-mapped). */
-export function isPrivateAddress(address: string): boolean {
-  const v4 = /^(?:::ffff:)?(\d+)\.(\d+)\.(\d+)\.(\d+)$/i.exec(address);
-  if (v4) {
-    const [a, b] = [Number(v4[1]), Number(v4[2])];
-    return (
-      a === 0 ||
-      a === 10 ||
-      a === 127 ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 100 && b >= 64 && b <= 127)
-    );
-  }
-  const v6 = address.toLowerCase();
-  return v6 === '::' || v6 === '::1' || /^f[cd]/.test(v6) || /^fe[89ab]/.test(v6);
 }
