@@ -3,10 +3,9 @@
  * POSTed to the config's URL in seq order, in the shapes of the binding that made the config, with
  * its auth. Each config has its own bounded queue and works alone: a receiver that is slow or down
  * never blocks the task, its streams, or other receivers. Failed attempts are retried with seeded
- * exponential backoff; every attempt is recorded.
+ * exponential backoff; every attempt is recorded. An attempt first takes one of a bounded number of
+ * slots (./slots.ts), then connects only to the addresses it checked (./attempt.ts).
  */
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
 import { invalidParams } from '../domain/errors.js';
 import type { LoggedEvent, PushConfig, PushDialect } from '../domain/types.js';
 import { sampleDelay } from '../lib/delay.js';
@@ -14,8 +13,10 @@ import type { Clock } from '../lib/clock.js';
 import { Random } from '../lib/random.js';
 import type { CallContext, DeliveryChaos, PushDelivery } from '../runtime/api.js';
 import type { TaskRecord } from '../store/task-store.js';
+import { hostOf, post, resolveTarget, systemLookup, type AttemptResult, type Lookup } from './attempt.js';
 import type { DeliveryLog, DeliveryOutcome } from './delivery-log.js';
-import { blockedRange, hostRefusal, normalizeAddress } from './ssrf.js';
+import { DELIVERY_SLOTS, type DeliverySlots } from './slots.js';
+import { hostRefusal } from './ssrf.js';
 
 export interface DispatcherOptions {
   clock: Clock;
@@ -33,6 +34,10 @@ export interface DispatcherOptions {
   maxQueue: number;
   /** Refuse special-purpose addresses (the SSRF filter, ./ssrf.ts); off for offline development. */
   blockPrivate: boolean;
+  /** How host names are resolved; the system's by default. */
+  lookup?: Lookup;
+  /** The deliveries that may be on the wire at once; the process's by default. */
+  slots?: DeliverySlots;
 }
 
 const CONTENT_TYPE: Record<PushDialect, string> = {
@@ -47,7 +52,7 @@ export class PushDispatcher implements PushDelivery {
 
   checkUrl(url: string): void {
     if (!this.options.blockPrivate) return;
-    const refusal = hostRefusal(new URL(url).hostname.replace(/^\[|\]$/g, ''));
+    const refusal = hostRefusal(hostOf(new URL(url)));
     if (refusal) {
       throw invalidParams([{ field: 'url', description: `${refusal}, refused by the SSRF filter` }]);
     }
@@ -73,7 +78,8 @@ class ConfigDelivery {
   unfollow: (() => void) | undefined;
   private readonly queue: LoggedEvent[] = [];
   private draining = false;
-  private stopped = false;
+  /** Aborts when the config goes: its wait for a slot, and the attempt on the wire with its socket. */
+  private readonly stopping = new AbortController();
   /** The seq held back behind the next event, so it is held back once, not behind every later one. */
   private heldBack: number | undefined;
 
@@ -92,8 +98,12 @@ class ConfigDelivery {
     if (!this.draining) void this.drain();
   }
 
+  private get stopped(): boolean {
+    return this.stopping.signal.aborted;
+  }
+
   stop(): void {
-    this.stopped = true;
+    this.stopping.abort();
     this.queue.length = 0;
     this.unfollow?.();
   }
@@ -128,6 +138,7 @@ class ConfigDelivery {
         this.note(event, attempt, 'chaos-fail', { chaos: 'fail-first' });
       } else {
         const result = await this.post(event);
+        if (!result) return;
         this.note(event, attempt, result.outcome, { ...result, ...(chaos && { chaos }) });
         if (result.outcome === 'delivered' || result.outcome === 'blocked') return;
       }
@@ -139,12 +150,49 @@ class ConfigDelivery {
     if (!this.stopped) this.note(event, maxAttempts, 'gave-up');
   }
 
-  private async post(
-    event: LoggedEvent,
-  ): Promise<{ outcome: DeliveryOutcome; status?: number; error?: string }> {
+  /**
+   * One attempt: a slot first (waiting while the caps are reached), then resolve, check and POST
+   * within the timeout, which starts once the slot is taken and destroys the socket when it fires.
+   */
+  private async post(event: LoggedEvent): Promise<AttemptResult | undefined> {
     const { config, options } = this;
-    const refusal = options.blockPrivate ? await resolvedRefusal(config.url) : undefined;
-    if (refusal) return { outcome: 'blocked', error: `${refusal}, refused by the SSRF filter` };
+    const url = new URL(config.url);
+    const release = await (options.slots ?? DELIVERY_SLOTS).take(hostOf(url), this.stopping.signal);
+    if (!release) return undefined;
+    const abort = new AbortController();
+    const stop = () => abort.abort();
+    this.stopping.signal.addEventListener('abort', stop);
+    let timedOut = false;
+    const timer = options.clock.setTimer(options.timeout, () => {
+      timedOut = true;
+      abort.abort();
+    });
+    try {
+      const target = await Promise.race([
+        resolveTarget(url, options.lookup ?? systemLookup, options.blockPrivate),
+        aborted(abort.signal),
+      ]);
+      if (abort.signal.aborted) return timedOut ? { outcome: 'timeout' } : undefined;
+      if ('refused' in target) return target.refused;
+      return await post({
+        url,
+        addresses: target.addresses,
+        headers: this.headers(event),
+        body: JSON.stringify(options.encode(config.dialect, event)),
+        signal: abort.signal,
+      });
+    } catch (error) {
+      if (abort.signal.aborted) return timedOut ? { outcome: 'timeout' } : undefined;
+      return { outcome: 'network-error', error: (error as Error).message };
+    } finally {
+      timer.cancel();
+      this.stopping.signal.removeEventListener('abort', stop);
+      release();
+    }
+  }
+
+  private headers(event: LoggedEvent): Record<string, string> {
+    const { config } = this;
     const headers: Record<string, string> = {
       'Content-Type': CONTENT_TYPE[config.dialect],
       'X-A2A-Sim-Seq': String(event.seq),
@@ -154,28 +202,7 @@ class ConfigDelivery {
     const auth = config.authentication;
     if (auth)
       headers['Authorization'] = auth.credentials ? `${auth.scheme} ${auth.credentials}` : auth.scheme;
-
-    const abort = new AbortController();
-    const timer = options.clock.setTimer(options.timeout, () => abort.abort());
-    try {
-      const response = await fetch(config.url, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify(options.encode(config.dialect, event)),
-        signal: abort.signal,
-        redirect: 'manual',
-      });
-      await response.arrayBuffer().catch(() => undefined);
-      return response.ok
-        ? { outcome: 'delivered', status: response.status }
-        : { outcome: 'http-error', status: response.status };
-    } catch (error) {
-      if (abort.signal.aborted) return { outcome: 'timeout' };
-      const cause = (error as Error & { cause?: Error }).cause;
-      return { outcome: 'network-error', error: cause?.message ?? (error as Error).message };
-    } finally {
-      timer.cancel();
-    }
+    return headers;
   }
 
   private note(
@@ -202,19 +229,10 @@ class ConfigDelivery {
   }
 }
 
-/** Why the SSRF filter refuses the URL's host or an address it resolves to; a failed lookup too. */
-async function resolvedRefusal(url: string): Promise<string | undefined> {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  const refusal = hostRefusal(host);
-  if (refusal || isIP(normalizeAddress(host))) return refusal;
-  try {
-    for (const { address } of await lookup(host, { all: true })) {
-      const range = blockedRange(address);
-      if (range) return `${host} resolves to ${address}, in ${range}`;
-    }
-    return undefined;
-  } catch (error) {
-    // An address nobody could check is never taken as public.
-    return `Failed to resolve ${host}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
-  }
+/** Settles (never resolves) once `signal` aborts: a race's way out of a lookup that cannot be cancelled. */
+function aborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
 }

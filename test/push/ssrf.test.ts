@@ -1,11 +1,16 @@
 /**
- * The SSRF filter (`push.blockPrivate`): IPv4 inside IPv6 judged as the IPv4 it reaches, and every
- * special-purpose range refused.
+ * The SSRF filter (`push.blockPrivate`): IPv4 inside IPv6 judged as the IPv4 it reaches, every
+ * special-purpose range refused, a name resolved once and the connection made to the address that
+ * was checked (no DNS rebinding), and a lookup that fails refused rather than taken as public.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import dc from 'node:diagnostics_channel';
+import type { Socket } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BLOCKED_RANGES, blockedRange, normalizeAddress } from '../../src/push/ssrf.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
 import { postJson, v1Send } from '../helpers/wire.js';
+import { scriptedLookup, startDispatcher, untilIo } from './dispatcher-driver.js';
+import { startReceiver, until, type Receiver } from './helpers.js';
 
 const MAPPED_LOOPBACK = [
   '::ffff:127.0.0.1',
@@ -118,5 +123,117 @@ describe('at create, with blockPrivate', () => {
     for (const url of ['http://[::ffff:8.8.8.8]/hook', 'https://hooks.example.com/a2a']) {
       expect((await postJson(t, `/tasks/${taskId}/pushNotificationConfigs`, { url })).status).toBe(201);
     }
+  });
+});
+
+describe('at delivery, with blockPrivate', () => {
+  let receiver: Receiver;
+  beforeAll(async () => {
+    receiver = await startReceiver();
+  });
+  afterAll(() => receiver.close());
+  const port = () => new URL(receiver.url).port;
+
+  it.each(MAPPED_LOOPBACK)('refuses [%s] and sends nothing to 127.0.0.1', async (address) => {
+    const d = startDispatcher();
+    d.task(`http://[${address}]:${port()}/hook`).emit();
+    await untilIo(() => d.log.list().length > 0, 'the attempt');
+    expect(d.log.list()).toMatchObject([
+      { outcome: 'blocked', error: expect.stringMatching(/127\.0\.0\.0\/8/) },
+    ]);
+    expect(receiver.requests).toEqual([]);
+  });
+
+  it('refuses a name that resolves to a private address, having asked once', async () => {
+    const { lookup, calls } = scriptedLookup((name) =>
+      name === 'internal.test' ? ['93.184.215.14', '10.1.2.3'] : [],
+    );
+    const d = startDispatcher({ lookup });
+    d.task(`http://internal.test:${port()}/hook`).emit();
+    await untilIo(() => d.log.list().length > 0, 'the attempt');
+    expect(d.log.list()).toMatchObject([
+      {
+        outcome: 'blocked',
+        error: 'internal.test resolves to 10.1.2.3, in 10.0.0.0/8 (private-use), refused by the SSRF filter',
+      },
+    ]);
+    expect(calls).toEqual(['internal.test']);
+    expect(receiver.requests).toEqual([]);
+  });
+
+  it('connects to the address it checked, not to what the name resolves to next (DNS rebinding)', async () => {
+    const PUBLIC = '93.184.215.14';
+    const { lookup, calls } = scriptedLookup((_name, call) => (call === 1 ? [PUBLIC] : ['127.0.0.1']));
+    // Each delivery socket's connection is stopped as soon as it has its address, before it connects.
+    const connectedTo: string[] = [];
+    const onSocket = ({ socket }: { socket: Socket }) =>
+      socket.once('lookup', (_error: Error | null, address: string, _family: number, host: string) => {
+        if (host !== 'rebind.test') return;
+        connectedTo.push(address);
+        socket.destroy();
+      });
+    dc.subscribe('net.client.socket', onSocket as (message: unknown) => void);
+    try {
+      const d = startDispatcher({ lookup });
+      d.task(`http://rebind.test:${port()}/hook`).emit();
+      await untilIo(() => d.log.list().length > 0, 'the attempt');
+      expect(calls).toEqual(['rebind.test']);
+      expect(connectedTo).toEqual([PUBLIC]);
+      expect(d.log.list().map((r) => r.outcome)).toEqual(['network-error', 'gave-up']);
+      expect(receiver.requests).toEqual([]);
+    } finally {
+      dc.unsubscribe('net.client.socket', onSocket as (message: unknown) => void);
+    }
+  });
+
+  it('delivers to a name that resolves to a public address through the address it resolved to', async () => {
+    // With the filter off, the same pinned connection: the name is resolved once, to the receiver.
+    const { lookup, calls } = scriptedLookup((_name, call) => (call === 1 ? ['127.0.0.1'] : ['127.0.0.2']));
+    const d = startDispatcher({ lookup, blockPrivate: false });
+    d.task(`http://receiver.test:${port()}/hook`).emit();
+    await untilIo(() => d.log.list().length > 0, 'the attempt');
+    expect(d.log.list()).toMatchObject([{ outcome: 'delivered', status: 200 }]);
+    expect(calls).toEqual(['receiver.test']);
+    expect(receiver.requests.at(-1)!.headers.host).toBe(`receiver.test:${port()}`);
+  });
+});
+
+describe('a lookup that fails, with blockPrivate', () => {
+  let t: TestSim;
+  const cleanup: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const close of cleanup.splice(0)) await close();
+  });
+
+  it('refuses the delivery and says why in the delivery log, without retrying', async () => {
+    t = await startSim({ seed: 'push-ssrf-dns', speed: 0, push: { blockPrivate: true } });
+    cleanup.push(() => t.close());
+    const sent = await postJson(
+      t,
+      '/message:send',
+      v1Send(
+        'What is the weather today?',
+        { messageId: 'ssrf-dns' },
+        {
+          configuration: {
+            returnImmediately: true,
+            taskPushNotificationConfig: { url: 'http://hook.invalid/a2a' },
+          },
+        },
+      ),
+    );
+    expect(sent.status).toBe(200);
+    const taskId = sent.body.task.id;
+    await until(t, () => t.sim.deliveries.list({ taskId }).length >= 4, 'an attempt per event');
+    const records = t.sim.deliveries.list({ taskId });
+    expect(records.map((d) => [d.seq, d.attempt, d.outcome])).toEqual([
+      [1, 1, 'blocked'],
+      [2, 1, 'blocked'],
+      [3, 1, 'blocked'],
+      [4, 1, 'blocked'],
+    ]);
+    expect(records[0]!.error).toMatch(
+      /^Failed to resolve hook\.invalid: E[A-Z_]+; the SSRF filter refuses an address it cannot check$/,
+    );
   });
 });
