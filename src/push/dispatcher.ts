@@ -3,10 +3,9 @@
  * POSTed to the config's URL in seq order, in the shapes of the binding that made the config, with
  * its auth. Each config has its own bounded queue and works alone: a receiver that is slow or down
  * never blocks the task, its streams, or other receivers. Failed attempts are retried with seeded
- * exponential backoff; every attempt is recorded.
+ * exponential backoff; every attempt is recorded. An attempt first takes one of a bounded number of
+ * slots (./slots.ts), then connects only to the addresses it checked (./attempt.ts).
  */
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
 import { invalidParams } from '../domain/errors.js';
 import type { LoggedEvent, PushConfig, PushDialect } from '../domain/types.js';
 import { sampleDelay } from '../lib/delay.js';
@@ -14,7 +13,10 @@ import type { Clock } from '../lib/clock.js';
 import { Random } from '../lib/random.js';
 import type { CallContext, DeliveryChaos, PushDelivery } from '../runtime/api.js';
 import type { TaskRecord } from '../store/task-store.js';
+import { hostOf, post, resolveTarget, systemLookup, type AttemptResult, type Lookup } from './attempt.js';
 import type { DeliveryLog, DeliveryOutcome } from './delivery-log.js';
+import { DELIVERY_SLOTS, type DeliverySlots } from './slots.js';
+import { hostRefusal } from './ssrf.js';
 
 export interface DispatcherOptions {
   clock: Clock;
@@ -30,8 +32,12 @@ export interface DispatcherOptions {
   backoff: number;
   /** Events waiting per config; past it the oldest is dropped and recorded. */
   maxQueue: number;
-  /** Refuse private, loopback and link-local addresses (the SSRF filter); off for offline development. */
+  /** Refuse special-purpose addresses (the SSRF filter, ./ssrf.ts); off for offline development. */
   blockPrivate: boolean;
+  /** How host names are resolved; the system's by default. */
+  lookup?: Lookup;
+  /** The deliveries that may be on the wire at once; the process's by default. */
+  slots?: DeliverySlots;
 }
 
 const CONTENT_TYPE: Record<PushDialect, string> = {
@@ -46,11 +52,9 @@ export class PushDispatcher implements PushDelivery {
 
   checkUrl(url: string): void {
     if (!this.options.blockPrivate) return;
-    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-    if (host === 'localhost' || host.endsWith('.localhost') || (isIP(host) && isPrivateAddress(host))) {
-      throw invalidParams([
-        { field: 'url', description: `${host} is a private or loopback address, refused by the SSRF filter` },
-      ]);
+    const refusal = hostRefusal(hostOf(new URL(url)));
+    if (refusal) {
+      throw invalidParams([{ field: 'url', description: `${refusal}, refused by the SSRF filter` }]);
     }
   }
 
@@ -74,7 +78,8 @@ class ConfigDelivery {
   unfollow: (() => void) | undefined;
   private readonly queue: LoggedEvent[] = [];
   private draining = false;
-  private stopped = false;
+  /** Aborts when the config goes: its wait for a slot, and the attempt on the wire with its socket. */
+  private readonly stopping = new AbortController();
   /** The seq held back behind the next event, so it is held back once, not behind every later one. */
   private heldBack: number | undefined;
 
@@ -93,8 +98,12 @@ class ConfigDelivery {
     if (!this.draining) void this.drain();
   }
 
+  private get stopped(): boolean {
+    return this.stopping.signal.aborted;
+  }
+
   stop(): void {
-    this.stopped = true;
+    this.stopping.abort();
     this.queue.length = 0;
     this.unfollow?.();
   }
@@ -129,6 +138,7 @@ class ConfigDelivery {
         this.note(event, attempt, 'chaos-fail', { chaos: 'fail-first' });
       } else {
         const result = await this.post(event);
+        if (!result) return;
         this.note(event, attempt, result.outcome, { ...result, ...(chaos && { chaos }) });
         if (result.outcome === 'delivered' || result.outcome === 'blocked') return;
       }
@@ -140,13 +150,49 @@ class ConfigDelivery {
     if (!this.stopped) this.note(event, maxAttempts, 'gave-up');
   }
 
-  private async post(
-    event: LoggedEvent,
-  ): Promise<{ outcome: DeliveryOutcome; status?: number; error?: string }> {
+  /**
+   * One attempt: a slot first (waiting while the caps are reached), then resolve, check and POST
+   * within the timeout, which starts once the slot is taken and destroys the socket when it fires.
+   */
+  private async post(event: LoggedEvent): Promise<AttemptResult | undefined> {
     const { config, options } = this;
-    if (options.blockPrivate && (await resolvesPrivate(config.url))) {
-      return { outcome: 'blocked', error: 'the URL resolves to a private or loopback address' };
+    const url = new URL(config.url);
+    const release = await (options.slots ?? DELIVERY_SLOTS).take(hostOf(url), this.stopping.signal);
+    if (!release) return undefined;
+    const abort = new AbortController();
+    const stop = () => abort.abort();
+    this.stopping.signal.addEventListener('abort', stop);
+    let timedOut = false;
+    const timer = options.clock.setTimer(options.timeout, () => {
+      timedOut = true;
+      abort.abort();
+    });
+    try {
+      const target = await Promise.race([
+        resolveTarget(url, options.lookup ?? systemLookup, options.blockPrivate),
+        aborted(abort.signal),
+      ]);
+      if (abort.signal.aborted) return timedOut ? { outcome: 'timeout' } : undefined;
+      if ('refused' in target) return target.refused;
+      return await post({
+        url,
+        addresses: target.addresses,
+        headers: this.headers(event),
+        body: JSON.stringify(options.encode(config.dialect, event)),
+        signal: abort.signal,
+      });
+    } catch (error) {
+      if (abort.signal.aborted) return timedOut ? { outcome: 'timeout' } : undefined;
+      return { outcome: 'network-error', error: (error as Error).message };
+    } finally {
+      timer.cancel();
+      this.stopping.signal.removeEventListener('abort', stop);
+      release();
     }
+  }
+
+  private headers(event: LoggedEvent): Record<string, string> {
+    const { config } = this;
     const headers: Record<string, string> = {
       'Content-Type': CONTENT_TYPE[config.dialect],
       'X-A2A-Sim-Seq': String(event.seq),
@@ -156,28 +202,7 @@ class ConfigDelivery {
     const auth = config.authentication;
     if (auth)
       headers['Authorization'] = auth.credentials ? `${auth.scheme} ${auth.credentials}` : auth.scheme;
-
-    const abort = new AbortController();
-    const timer = options.clock.setTimer(options.timeout, () => abort.abort());
-    try {
-      const response = await fetch(config.url, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify(options.encode(config.dialect, event)),
-        signal: abort.signal,
-        redirect: 'manual',
-      });
-      await response.arrayBuffer().catch(() => undefined);
-      return response.ok
-        ? { outcome: 'delivered', status: response.status }
-        : { outcome: 'http-error', status: response.status };
-    } catch (error) {
-      if (abort.signal.aborted) return { outcome: 'timeout' };
-      const cause = (error as Error & { cause?: Error }).cause;
-      return { outcome: 'network-error', error: cause?.message ?? (error as Error).message };
-    } finally {
-      timer.cancel();
-    }
+    return headers;
   }
 
   private note(
@@ -204,31 +229,10 @@ class ConfigDelivery {
   }
 }
 
-async function resolvesPrivate(url: string): Promise<boolean> {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  try {
-    const addresses = isIP(host) ? [{ address: host }] : await lookup(host, { all: true });
-    return addresses.some(({ address }) => isPrivateAddress(address));
-  } catch {
-    return false; // the attempt itself will report the DNS failure
-  }
-}
-
-/** Loopback, private, link-local and unspecified addresses, IPv4 and IPv6 (incl. v4-mapped). */
-export function isPrivateAddress(address: string): boolean {
-  const v4 = /^(?:::ffff:)?(\d+)\.(\d+)\.(\d+)\.(\d+)$/i.exec(address);
-  if (v4) {
-    const [a, b] = [Number(v4[1]), Number(v4[2])];
-    return (
-      a === 0 ||
-      a === 10 ||
-      a === 127 ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 100 && b >= 64 && b <= 127)
-    );
-  }
-  const v6 = address.toLowerCase();
-  return v6 === '::' || v6 === '::1' || /^f[cd]/.test(v6) || /^fe[89ab]/.test(v6);
+/** Settles (never resolves) once `signal` aborts: a race's way out of a lookup that cannot be cancelled. */
+function aborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
 }

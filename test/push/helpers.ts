@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { vi } from 'vitest';
+import { DELIVERY_SLOTS } from '../../src/push/slots.js';
 import { flushIo, settledYet, type TestSim } from '../helpers/sim.js';
 
 export interface Received {
@@ -29,25 +29,18 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-const receiverOrigins = new Set<string>();
-let started = 0;
-let settled = 0;
 let held = 0;
 
-/** Counts the fetches that go to receivers: the dispatcher's deliveries. Call in `beforeAll`. */
+/**
+ * Deliveries are counted by the slots they hold on the wire (src/push/slots.ts), so there is
+ * nothing to set up; kept for the suites that call it in `beforeAll`.
+ */
 export function watchDeliveries(): () => void {
-  const real = globalThis.fetch;
-  const spy = vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    if (![...receiverOrigins].some((origin) => url.startsWith(origin))) return real(input, init);
-    started++;
-    return real(input, init).finally(() => settled++);
-  });
-  return () => spy.mockRestore();
+  return () => undefined;
 }
 
 /** Deliveries on the wire that no receiver is holding on purpose. */
-const inFlight = () => started - settled - held;
+const inFlight = () => DELIVERY_SLOTS.active - held;
 
 export async function startReceiver(answer: (request: Received, n: number) => Answer = () => 200) {
   const requests: Received[] = [];
@@ -75,13 +68,11 @@ export async function startReceiver(answer: (request: Received, n: number) => An
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  receiverOrigins.add(origin);
   const receiver: Receiver = {
     url: `${origin}/hook`,
     requests,
     seqs: () => requests.map((r) => r.seq),
     close: () => {
-      receiverOrigins.delete(origin);
       server.closeAllConnections();
       return new Promise((resolve) => server.close(() => resolve()));
     },
