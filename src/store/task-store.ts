@@ -34,6 +34,9 @@ export interface RetentionOptions {
   maxStoreBytes: number;
 }
 
+/** Why a task left the store: its retention, a removal asked for (a reset), or the store closing. */
+export type EvictionCause = 'retention' | 'removed' | 'cleared';
+
 export class TaskRecord {
   private configs: Map<string, PushConfig> | undefined;
   private readonly live: LiveTask;
@@ -98,7 +101,7 @@ export class TaskStore {
   private readonly ended = new Map<string, number>();
   private statusCounter = 0;
   private heldBytes = 0;
-  private readonly evictionListeners: ((record: TaskRecord) => void)[] = [];
+  private readonly evictionListeners: ((record: TaskRecord, cause: EvictionCause) => void)[] = [];
   // Replaced, never changed in place: a listener may stop itself while the list is being called.
   private eventListeners: readonly ((record: TaskRecord, event: LoggedEvent) => void)[] = [];
 
@@ -114,7 +117,7 @@ export class TaskStore {
   }
 
   /** Called for each task the retention policy (or a reset) removes. */
-  onEvict(listener: (record: TaskRecord) => void): void {
+  onEvict(listener: (record: TaskRecord, cause: EvictionCause) => void): void {
     this.evictionListeners.push(listener);
   }
 
@@ -220,7 +223,7 @@ export class TaskStore {
     if (this.heldBytes + bytes <= maxBytes) return;
     for (const id of this.ended.keys()) {
       if (this.heldBytes + bytes <= maxBytes) return;
-      this.remove(this.records.get(id)!);
+      this.remove(this.records.get(id)!, 'retention');
     }
     if (this.heldBytes + bytes <= maxBytes) return;
     throw new A2AError(
@@ -262,25 +265,25 @@ export class TaskStore {
 
   /** Removes every task, e.g. for a test's clean slate. */
   clear(): void {
-    this.removeWhere(() => true);
+    for (const record of [...this.records.values()]) this.remove(record, 'cleared');
   }
 
   /** Removes the tasks that `matches`; returns how many. */
   removeWhere(matches: (record: TaskRecord) => boolean): number {
     const doomed = [...this.records.values()].filter(matches);
-    for (const record of doomed) this.remove(record);
+    for (const record of doomed) this.remove(record, 'removed');
     return doomed.length;
   }
 
   private evict(nowMs: number): void {
     for (const [id, endedAt] of this.ended) {
       if (endedAt > nowMs - this.retention.terminalTtl && this.records.size < this.retention.maxTasks) break;
-      this.remove(this.records.get(id)!);
+      this.remove(this.records.get(id)!, 'retention');
     }
     // Every remaining task is active or paused: past the cap, the oldest goes.
     while (this.records.size >= this.retention.maxTasks) {
       const oldest = this.records.values().next().value as TaskRecord;
-      this.remove(oldest);
+      this.remove(oldest, 'retention');
     }
   }
 
@@ -289,12 +292,12 @@ export class TaskStore {
     this.heldBytes += bytes;
   }
 
-  private remove(record: TaskRecord): void {
+  private remove(record: TaskRecord, cause: EvictionCause): void {
     this.heldBytes -= record.bytes;
     this.records.delete(record.id);
     this.ended.delete(record.id);
     record.log.close();
-    for (const listener of this.evictionListeners) listener(record);
+    for (const listener of this.evictionListeners) listener(record, cause);
   }
 }
 
