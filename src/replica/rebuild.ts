@@ -25,6 +25,8 @@ export interface RebuildTarget {
   holds(taskId: string): boolean;
   /** Another replica plays the task now, or no one: this one stops. */
   release(taskId: string): void;
+  /** The task is about to be made again from its snapshot: what follows it here must not just end. */
+  replacing(taskId: string): void;
   /** Applies what changes the store without logging it again (it comes from Redis). */
   quietly(apply: () => void): void;
   /** Resolves once what this replica wrote so far is in Redis. */
@@ -111,6 +113,7 @@ function rebuildTask(snapshot: TaskSnapshot, to: RebuildTarget, whole: boolean):
   const { taskId } = snapshot;
   let record = store.find(taskId);
   if (record && !catchUp(record, snapshot, store) && !to.holds(taskId)) {
+    to.replacing(taskId);
     store.removeWhere((r) => r === record);
     record = undefined;
   }

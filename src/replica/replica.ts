@@ -43,6 +43,9 @@ export interface ReplicaHealth {
   behind: boolean;
 }
 
+/** Told that what this replica has is not what Redis has: all of it, or one task's. */
+export type BehindListener = (error: A2AError, taskId?: string) => void;
+
 /** Entries the snapshots do not keep: applied even when a rebuild already brought the tasks. */
 const UNKEPT: ReadonlySet<Entry['kind']> = new Set(['fault', 'delivery', 'request']);
 
@@ -61,7 +64,7 @@ export class Replica implements SharedPlays {
   private mirroring = false;
   private stopTicking: (() => void) | undefined;
   private replicaCount = 1;
-  private readonly behindListeners = new Set<(error: A2AError) => void>();
+  private readonly behindListeners = new Set<BehindListener>();
   private readonly rebuilder: Rebuilder;
 
   private constructor(
@@ -140,8 +143,11 @@ export class Replica implements SharedPlays {
     }
   }
 
-  /** Calls `listener` each time this replica finds it fell behind the shared log; returns what stops it. */
-  onBehind(listener: (error: A2AError) => void): () => void {
+  /**
+   * Calls `listener` each time this replica finds it fell behind the shared log (`taskId`
+   * undefined), or that one task here is not what Redis has; returns what stops it.
+   */
+  onBehind(listener: BehindListener): () => void {
     this.behindListeners.add(listener);
     return () => this.behindListeners.delete(listener);
   }
@@ -234,10 +240,7 @@ export class Replica implements SharedPlays {
       entry: (from: string, entry: Entry, covered: boolean) => {
         if (from !== this.id && (!covered || UNKEPT.has(entry.kind))) this.mirror(entry, from);
       },
-      behind: () => {
-        const error = this.behindError();
-        for (const listener of [...this.behindListeners]) listener(error);
-      },
+      behind: () => this.tellBehind(),
       rebuild: (after: number, next: number) => this.rebuilder.rebuild(after, next),
     };
   }
@@ -275,6 +278,7 @@ export class Replica implements SharedPlays {
       replica: this.id,
       holds: (taskId) => this.held.has(taskId),
       release: (taskId) => this.playerOf(taskId)?.release(taskId),
+      replacing: (taskId) => this.tellBehind(taskId),
       quietly: (apply) => {
         this.mirroring = true;
         try {
@@ -369,6 +373,11 @@ export class Replica implements SharedPlays {
       `Service unavailable: the shared store ${this.settings.shown} cannot be reached (${messageOf(error)}); retry once GET /_sim/health answers 200.`,
       { reason: 'STORE_UNAVAILABLE', retryAfterMs: 1_000 },
     );
+  }
+
+  private tellBehind(taskId?: string): void {
+    const error = this.behindError();
+    for (const listener of [...this.behindListeners]) listener(error, taskId);
   }
 
   private behindError(): A2AError {

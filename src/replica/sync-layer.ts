@@ -21,7 +21,7 @@ const CHANGES: ReadonlySet<OperationName> = new Set([
 interface SyncedReplica {
   sync(): Promise<void>;
   flushed(): Promise<void>;
-  onBehind(listener: (error: A2AError) => void): () => void;
+  onBehind(listener: (error: A2AError, taskId?: string) => void): () => void;
 }
 
 export function syncLayer(replica: SyncedReplica): Layer {
@@ -36,8 +36,9 @@ export function syncLayer(replica: SyncedReplica): Layer {
 
 /**
  * The stream, ended with the replica's error if it falls behind the shared log while the stream is
- * open: its events may have been trimmed before they reached this replica, so the client resumes
- * from its last event id, here once rebuilt or through another replica, rather than wait for them.
+ * open (its events may have been trimmed before they reached this replica), or if its task is made
+ * again from Redis: the client resumes from its last event id, here once rebuilt or through another
+ * replica, rather than wait for events, or take a clean end for the task's.
  */
 function endsWhenBehind(stream: WireStream, replica: SyncedReplica): WireStream {
   let unlisten: (() => void) | undefined;
@@ -50,8 +51,8 @@ function endsWhenBehind(stream: WireStream, replica: SyncedReplica): WireStream 
         over = true;
         unlisten?.();
       };
-      unlisten = replica.onBehind((error) => {
-        if (over) return;
+      unlisten = replica.onBehind((error, taskId) => {
+        if (over || (taskId !== undefined && taskId !== stream.taskId)) return;
         finish();
         stream.stop();
         sink.end(error);

@@ -149,6 +149,41 @@ describe('a replica paused past the trim of the shared log', () => {
   });
 });
 
+describe('a replica started after the shared log was trimmed', () => {
+  it('reads the tasks from the store first, and serves every one of them', async () => {
+    const prefix = 'late:';
+    const store = `${redis.url}/0?prefix=${prefix}&lease=500ms&log=100`;
+    const args = ['serve', '--port', '0', '--store', store, '--seed', 'late', '--speed', '100'];
+    args.push('--log-level', 'warn');
+    const first = serve(args);
+    processes.push(first);
+    const a = await first.url;
+    const ids: string[] = [];
+    const oldest = async () => {
+      const [entry] = await client.xrange(`${prefix}log`, '-', '+', 'COUNT', 1);
+      return entry ? Number(entry[1][entry[1].indexOf('n') + 1]) : 1;
+    };
+    // Tasks until the log no longer holds its first entry.
+    for (let sent = 0; sent < 500 && (await oldest()) === 1; sent++) {
+      const { body } = await postJson(a, '/message:send', v1Send('What is the weather today?'), V1_HEADERS);
+      ids.push(body.task.id as string);
+    }
+    expect(await oldest()).toBeGreaterThan(1);
+    const late = serve(args);
+    processes.push(late);
+    const b = await late.url;
+    const listed = (await getJson(b, '/tasks?pageSize=100', V1_HEADERS)).body.tasks as { id: string }[];
+    expect(listed.map((t) => t.id).sort()).toEqual([...ids].sort());
+    for (const id of [ids[0]!, ids.at(-1)!]) {
+      const [onA, onB] = [
+        await getJson(a, `/tasks/${id}`, V1_HEADERS),
+        await getJson(b, `/tasks/${id}`, V1_HEADERS),
+      ];
+      expect(onB.body).toEqual(onA.body);
+    }
+  });
+});
+
 /** GETs `url`, calls `resume` once the request is with the kernel, and answers the response. */
 function askedBeforeResuming(url: string, resume: () => void): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
