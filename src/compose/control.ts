@@ -76,7 +76,7 @@ export function composeControl(
   };
 }
 
-/** A replica's health says whether its shared store is up, and it is not behind it: a load balancer reads the status. */
+/** A replica's health says whether its shared store is up and it is not behind: a load balancer reads it. */
 function storeHealth(store: ReplicaHealth) {
   return { status: !store.up ? 'store-unavailable' : store.behind ? 'store-behind' : 'ok', store };
 }

@@ -27,7 +27,7 @@ export interface LogFollower {
    * already; only what they do not keep (journal, faults, deliveries) is still to apply.
    */
   entry(from: string, entry: Entry, covered: boolean): void;
-  /** Entries after count `after` are gone: brings the store to the snapshots; resolves with their `covers`. */
+  /** Entries after count `after` are gone: brings the store to the snapshots; resolves with `covers`. */
   rebuild(after: number, next: number): Promise<number>;
   /** The replica fell behind: what it serves is stale until it has rebuilt. */
   behind(): void;

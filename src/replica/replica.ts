@@ -27,7 +27,7 @@ import { storeKeys, type StoreKeys } from './keys.js';
 import { PlayLedger } from './ledger.js';
 import { applyEntry, type Entry } from './mirror.js';
 import { messageOf, RedisLink } from './redis.js';
-import { BehindError, SharedLogReader } from './log-reader.js';
+import { BehindError, SharedLogReader, type LogFollower } from './log-reader.js';
 import { Rebuilder, type RebuildTarget } from './rebuild.js';
 import type { RedisStoreSettings } from './store-url.js';
 import { LogWriter } from './writer.js';
@@ -60,7 +60,7 @@ export class Replica implements SharedPlays {
   private readonly writer: LogWriter;
   private readonly keys: StoreKeys;
   private plane: ControlPlane | undefined;
-  /** Set while an entry from another replica or a snapshot is applied: what it changes is not logged again. */
+  /** Set while another replica's entry or a snapshot is applied: what it changes is not logged again. */
   private mirroring = false;
   private stopTicking: (() => void) | undefined;
   private replicaCount = 1;
@@ -234,8 +234,8 @@ export class Replica implements SharedPlays {
     this.link.close();
   }
 
-  /** How this replica follows the shared log: it applies what others wrote, and rebuilds when it fell behind. */
-  private followerOfTheLog() {
+  /** How this replica follows the shared log: it applies what others wrote, rebuilds if it fell behind. */
+  private followerOfTheLog(): LogFollower {
     return {
       entry: (from: string, entry: Entry, covered: boolean) => {
         if (from !== this.id && (!covered || UNKEPT.has(entry.kind))) this.mirror(entry, from);

@@ -78,7 +78,20 @@ function results(replies: [Error | null, unknown][] | null): unknown[] {
   });
 }
 
+/** The task as its keys hold it; none when they do not hold it whole (or not as this version writes it). */
 function taskSnapshot(
+  taskId: string,
+  hash: Record<string, string>,
+  list: string[],
+): TaskSnapshot | undefined {
+  try {
+    return parseSnapshot(taskId, hash, list);
+  } catch {
+    return undefined;
+  }
+}
+
+function parseSnapshot(
   taskId: string,
   hash: Record<string, string>,
   list: string[],

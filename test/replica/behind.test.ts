@@ -41,7 +41,7 @@ afterAll(async () => {
 });
 
 describe('a replica paused past the trim of the shared log', () => {
-  it('refuses while it rebuilds, then serves the true final states, and a cut stream resumes to the end', async () => {
+  it('refuses until rebuilt, then serves the true final states; a cut stream resumes to the end', async () => {
     const prefix = 'behind:';
     const store = `${redis.url}/0?prefix=${prefix}&lease=500ms&log=100`;
     const started = [0, 1, 2].map(() =>
