@@ -124,11 +124,18 @@ describe('a replica paused past the trim of the shared log', () => {
       return healthy;
     });
     for (const id of ids) {
-      const onA = await getJson(a!, `/tasks/${id}`, V1_HEADERS);
-      const onC = await getJson(c!, `/tasks/${id}`, V1_HEADERS);
+      const [onA, onB, onC] = [
+        await getJson(a!, `/tasks/${id}`, V1_HEADERS),
+        await getJson(b!, `/tasks/${id}`, V1_HEADERS),
+        await getJson(c!, `/tasks/${id}`, V1_HEADERS),
+      ];
       expect(onC.status).toBe(200);
       expect(onC.body).toEqual(onA.body);
+      expect(onB.body).toEqual(onA.body);
       expect(onC.body.status.state).toBe('TASK_STATE_COMPLETED');
+      // Each seq written once, whoever played the task and whoever took it over.
+      const seqs = (await client.lrange(`${prefix}events:${id}`, 0, -1)).map((e) => JSON.parse(e).event.seq);
+      expect(seqs).toEqual(seqs.map((_, i) => i + 1));
     }
     expect(paused.stderr()).toContain('fell behind the shared log');
 
