@@ -87,9 +87,9 @@ export function composeControl(
   };
 }
 
-/** A replica's health says whether its shared store is up: a load balancer reads the status. */
+/** A replica's health says whether its shared store is up and it is not behind: a load balancer reads it. */
 function storeHealth(store: ReplicaHealth) {
-  return { status: store.up ? 'ok' : 'store-unavailable', store };
+  return { status: !store.up ? 'store-unavailable' : store.behind ? 'store-behind' : 'ok', store };
 }
 
 function taskCreatedBody(record: TaskRecord, event: LoggedEvent): SimEventBody {

@@ -6,7 +6,7 @@
 import type { PausePoint } from '../engine/plan.js';
 import type { SharedPlay, TurnState } from '../runtime/plays.js';
 
-interface LedgerEntry extends SharedPlay {
+export interface LedgerEntry extends SharedPlay {
   /** The replica that started the turn. */
   player: string;
 }
@@ -20,6 +20,11 @@ export class PlayLedger {
 
   turnStarted(taskId: string, turn: TurnState, player: string): void {
     this.plays.set(taskId, { turn, player, cancelRequested: false });
+  }
+
+  /** Sets what a snapshot says of the task's play (a replica that fell behind the log). */
+  restore(taskId: string, play: LedgerEntry): void {
+    this.plays.set(taskId, { ...play });
   }
 
   paused(taskId: string, pause: PausePoint): void {

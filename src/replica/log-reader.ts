@@ -1,25 +1,77 @@
 /**
  * Follows the shared log: a blocking read on its own connection, each entry handed on in log
  * order, and a way for a request to wait until everything logged before it has been applied.
+ *
+ * Each entry carries its count `n` (1, 2, …, given by the script that adds it). An entry whose
+ * count is not the next one means the entries between were trimmed before this replica read them
+ * (it was paused, or slow, or started late): it has fallen behind. It refuses calls, rebuilds from
+ * the snapshots, and then goes on reading where it was, skipping what the snapshots already hold.
  */
-import { deadline, wallDelay } from '../lib/clock.js';
+import { deadline, wallDelay, wallNow } from '../lib/clock.js';
 import type { Entry } from './mirror.js';
-import type { RedisLink } from './redis.js';
+import { messageOf, type RedisLink } from './redis.js';
 
 /** How long a request waits for the log to be applied up to its tail before it is refused. */
 const CATCH_UP_TIMEOUT_MS = 5_000;
+const BLOCK_MS = 1_000;
+/** A read that answered this much later than its block is a replica that was not running. */
+const STALE_AFTER_MS = BLOCK_MS + 2_000;
+/** Entries read at most at once (and at first), and the bytes a read aims at. */
+const MAX_BATCH = 1_000;
+const FIRST_BATCH = 100;
+const BATCH_BYTES = 8 * 1024 ** 2;
+
+export interface LogFollower {
+  /**
+   * An entry, in log order. `covered`: the snapshots this replica last rebuilt from hold it
+   * already; only what they do not keep (journal, faults, deliveries) is still to apply.
+   */
+  entry(from: string, entry: Entry, covered: boolean): void;
+  /** Entries after count `after` are gone: brings the store to the snapshots; resolves with `covers`. */
+  rebuild(after: number, next: number): Promise<number>;
+  /** The replica fell behind: what it serves is stale until it has rebuilt. */
+  behind(): void;
+}
+
+/** The replica fell behind the shared log and is rebuilding: a call must not be answered from it. */
+export class BehindError extends Error {
+  constructor() {
+    super('this replica fell behind the shared log and is rebuilding its tasks from the store');
+  }
+}
+
+interface Waiter {
+  id: string;
+  resolve(): void;
+  reject(error: Error): void;
+}
 
 export class SharedLogReader {
   /** The id of the last entry applied; entries come after it. */
   private applied = '0-0';
-  private waiters: { id: string; resolve: () => void }[] = [];
+  /** The count of the last entry applied; 0 before the first. */
+  private count = 0;
+  /** Entries up to this count are in the snapshots the store was last rebuilt from. */
+  private covered = 0;
+  private rebuilding = false;
+  private current: Promise<void> = Promise.resolve();
+  private waiters: Waiter[] = [];
   private running = false;
+  /** When the last read that answered was asked for. */
+  private askedAt = wallNow();
+  private batch = FIRST_BATCH;
 
   constructor(
     private readonly link: RedisLink,
     private readonly key: string,
-    private readonly onEntry: (from: string, entry: Entry) => void,
+    private readonly follower: LogFollower,
+    private readonly warn: (message: string) => void,
   ) {}
+
+  /** Rebuilding, or not reading: a paused process finds its last read answered long after it asked. */
+  get behind(): boolean {
+    return this.rebuilding || wallNow() - this.askedAt > STALE_AFTER_MS;
+  }
 
   start(): void {
     this.running = true;
@@ -30,8 +82,23 @@ export class SharedLogReader {
     this.running = false;
   }
 
-  /** Resolves once every entry the log holds now has been applied. */
-  async catchUp(): Promise<void> {
+  /**
+   * Resolves once every entry the log holds now has been applied; throws BehindError while the
+   * replica rebuilds, or when it finds it fell behind meanwhile. `throughRebuild`: waits instead.
+   */
+  async catchUp(throughRebuild = false): Promise<void> {
+    for (;;) {
+      try {
+        return await this.catchUpOnce();
+      } catch (error) {
+        if (!throughRebuild || !(error instanceof BehindError)) throw error;
+        await this.current;
+      }
+    }
+  }
+
+  private async catchUpOnce(): Promise<void> {
+    if (this.rebuilding) throw new BehindError();
     const [last] = await this.link.requests.xrevrange(this.key, '+', '-', 'COUNT', 1);
     if (!last || !isAfter(last[0], this.applied)) return;
     await new Promise<void>((resolve, reject) => {
@@ -39,12 +106,14 @@ export class SharedLogReader {
         this.waiters = this.waiters.filter((w) => w !== waiter);
         reject(new Error(`the shared log was not applied up to ${last[0]} within ${CATCH_UP_TIMEOUT_MS} ms`));
       });
-      const waiter = {
+      const settle = () => {
+        cancel();
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+      };
+      const waiter: Waiter = {
         id: last[0],
-        resolve: () => {
-          cancel();
-          resolve();
-        },
+        resolve: () => (settle(), resolve()),
+        reject: (error) => (settle(), reject(error)),
       };
       this.waiters.push(waiter);
     });
@@ -53,18 +122,24 @@ export class SharedLogReader {
   private async follow(): Promise<void> {
     while (this.running) {
       try {
+        const asked = wallNow();
         const reply = await this.link.follower.xread(
           'COUNT',
-          1000,
+          this.batch,
           'BLOCK',
-          1000,
+          BLOCK_MS,
           'STREAMS',
           this.key,
           this.applied,
         );
-        for (const [, entries] of reply ?? []) {
-          for (const [id, fields] of entries) this.take(id, fields);
+        this.askedAt = asked;
+        const entries = reply?.[0]?.[1] ?? [];
+        let bytes = 0;
+        for (const [id, fields] of entries) {
+          bytes += await this.take(id, fields);
+          if (!this.running) return;
         }
+        this.resize(entries.length, bytes);
         this.release();
       } catch {
         if (!this.running) return;
@@ -74,31 +149,66 @@ export class SharedLogReader {
     }
   }
 
-  private take(id: string, fields: string[]): void {
-    this.applied = id;
+  /** Applies one entry, first rebuilding if the entries before it are gone; answers its size. */
+  private async take(id: string, fields: string[]): Promise<number> {
     let from = '';
     let data = '';
+    let n = this.count + 1;
     for (let i = 0; i + 1 < fields.length; i += 2) {
       if (fields[i] === 'r') from = fields[i + 1]!;
       else if (fields[i] === 'd') data = fields[i + 1]!;
+      else if (fields[i] === 'n') n = Number(fields[i + 1]);
     }
+    if (n <= this.count) {
+      // The count went back: Redis started again without its data, and the log with it.
+      this.warn(`replica: the shared log starts again at entry ${n} (Redis lost its data)`);
+      this.covered = 0;
+    } else if (n > this.count + 1 && n - 1 > this.covered) await this.rebuild(n);
+    this.applied = id;
+    this.count = n;
     let entry: Entry;
     try {
       entry = JSON.parse(data) as Entry;
     } catch {
-      return;
+      return data.length;
     }
-    this.onEntry(from, entry);
+    this.follower.entry(from, entry, n <= this.covered);
+    return data.length;
+  }
+
+  /** Refuses what waits, then rebuilds until it works (Redis may be away meanwhile). */
+  private async rebuild(next: number): Promise<void> {
+    this.rebuilding = true;
+    let done!: () => void;
+    this.current = new Promise((resolve) => (done = resolve));
+    for (const waiter of this.waiters) waiter.reject(new BehindError());
+    this.follower.behind();
+    try {
+      while (this.running) {
+        try {
+          this.covered = await this.follower.rebuild(this.count, next);
+          return;
+        } catch (error) {
+          this.warn(`replica: rebuilding from the store's snapshots failed: ${messageOf(error)}; retrying`);
+          await wallDelay(500);
+        }
+      }
+    } finally {
+      this.rebuilding = false;
+      done();
+    }
+  }
+
+  /** Reads more at once while entries are small, fewer when they are big: a read stays bounded. */
+  private resize(read: number, bytes: number): void {
+    if (bytes > BATCH_BYTES) this.batch = Math.max(1, Math.floor(this.batch / 2));
+    else if (read === this.batch && bytes < BATCH_BYTES / 2) this.batch = Math.min(MAX_BATCH, this.batch * 2);
   }
 
   private release(): void {
-    if (this.waiters.length === 0) return;
-    const waiting: typeof this.waiters = [];
-    for (const waiter of this.waiters) {
-      if (isAfter(waiter.id, this.applied)) waiting.push(waiter);
-      else waiter.resolve();
+    for (const waiter of [...this.waiters]) {
+      if (!isAfter(waiter.id, this.applied)) waiter.resolve();
     }
-    this.waiters = waiting;
   }
 }
 

@@ -39,6 +39,8 @@ interface MirrorTarget {
   release(taskId: string): void;
   /** A cancel was asked of another replica: carried out here if this replica plays the task. */
   cancelHere(taskId: string): void;
+  /** The task's events here are not those the log has: brings it back to its snapshot. */
+  resync(taskId: string): void;
 }
 
 /** Applies an entry `from` another replica wrote; what cannot apply is logged, never thrown. */
@@ -98,9 +100,9 @@ function applyEvent({ place, scenario, event }: Extract<Entry, { kind: 'event' }
   if (!record || event.seq <= record.log.latestSeq) return;
   if (event.seq !== record.log.latestSeq + 1) {
     to.logger.warn(
-      `replica: task ${event.taskId} skips from seq ${record.log.latestSeq} to ${event.seq}: the shared log no longer holds the events between (raise its log= size)`,
+      `replica: task ${event.taskId} skips from seq ${record.log.latestSeq} to ${event.seq} here; reading it back from the store`,
     );
-    return;
+    return to.resync(event.taskId);
   }
   store.adoptEvent(record, event);
 }

@@ -1,5 +1,6 @@
 /**
- * The connections a replica holds to Redis, and the scripts that keep one player per task.
+ * The connections a replica holds to Redis, each with the scripts that write the shared log
+ * (scripts.ts).
  *
  * Three connections, each for what it is good at: `requests` answers what a client is waiting
  * for and fails at once when Redis is away (the client gets a clear error, not a hang); `writer`
@@ -7,48 +8,10 @@
  * is back; `follower` blocks on the shared log.
  */
 import type { Redis, RedisOptions } from 'ioredis';
+import { SCRIPTS, type ScriptName } from './scripts.js';
 import type { RedisStoreSettings } from './store-url.js';
 
-/**
- * Makes the caller the holder of each lease that is free or already its own, for `ARGV[2]` ms;
- * answers 1 for each lease it holds now, 0 for each another replica holds.
- */
-const HOLD = `
-local held = {}
-for i, key in ipairs(KEYS) do
-  local holder = redis.call('GET', key)
-  if holder == false or holder == ARGV[1] then
-    redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
-    held[i] = 1
-  else
-    held[i] = 0
-  end
-end
-return held`;
-
-/**
- * Adds an entry about a task to the log, only if the caller holds the task's lease (taking it when
- * it is free, as after a Redis restart): a replica that lost a task can no longer write for it.
- * KEYS: log, lease. ARGV: replica, lease ms, log size, kind, data.
- */
-const APPEND_HELD = `
-local holder = redis.call('GET', KEYS[2])
-if holder == false then
-  redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
-elseif holder ~= ARGV[1] then
-  return redis.error_reply('LEASE_LOST held by ' .. holder)
-end
-return redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[3], '*', 'r', ARGV[1], 'k', ARGV[4], 'd', ARGV[5])`;
-
-/** Gives a lease up if the caller holds it. KEYS: lease. ARGV: replica. */
-const RELEASE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0`;
-
-type ScriptName = 'hold' | 'appendHeld' | 'release';
-const SCRIPTS: Record<ScriptName, string> = { hold: HOLD, appendHeld: APPEND_HELD, release: RELEASE };
-
-type ScriptedRedis = Redis & {
+export type ScriptedRedis = Redis & {
   [name in ScriptName]: (keys: number, ...args: (string | number)[]) => Promise<unknown>;
 };
 

@@ -7,7 +7,9 @@
  * streamed and resumed from any replica. Exactly one replica plays a task at a time, under a lease
  * it renews; entries about a task are written only by its lease holder. When a holder stops
  * renewing (it died), another replica takes the lease and the turn over where the log ends: the
- * engine is deterministic, so the script goes on as if nothing happened.
+ * engine is deterministic, so the script goes on as if nothing happened. A replica that fell behind
+ * the log (what it had not read was trimmed) rebuilds its tasks from the snapshots Redis keeps
+ * beside it (snapshot.ts), and refuses calls meanwhile.
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -21,11 +23,14 @@ import type { Logger } from '../lib/log.js';
 import { every, wallDelay, wallNow } from '../lib/clock.js';
 import type { SharedPlay, SharedPlays, TaskPlayer, TurnState } from '../runtime/plays.js';
 import type { TaskStore } from '../store/task-store.js';
+import { storeKeys, type StoreKeys } from './keys.js';
 import { PlayLedger } from './ledger.js';
 import { applyEntry, type Entry } from './mirror.js';
 import { messageOf, RedisLink } from './redis.js';
-import { SharedLogReader } from './log-reader.js';
+import { BehindError, SharedLogReader, type LogFollower } from './log-reader.js';
+import { Rebuilder, type RebuildTarget } from './rebuild.js';
 import type { RedisStoreSettings } from './store-url.js';
+import { LogWriter } from './writer.js';
 
 export interface ReplicaHealth {
   kind: 'redis';
@@ -34,7 +39,15 @@ export interface ReplicaHealth {
   /** Replicas that renewed their presence within a lease. */
   replicas: number;
   up: boolean;
+  /** Fell behind the shared log and rebuilding, or not reading it: what it would answer may be stale. */
+  behind: boolean;
 }
+
+/** Told that what this replica has is not what Redis has: all of it, or one task's. */
+export type BehindListener = (error: A2AError, taskId?: string) => void;
+
+/** Entries the snapshots do not keep: applied even when a rebuild already brought the tasks. */
+const UNKEPT: ReadonlySet<Entry['kind']> = new Set(['fault', 'delivery', 'request']);
 
 export class Replica implements SharedPlays {
   /** How this replica is named in the log, the records and `/_sim/health`. */
@@ -44,13 +57,15 @@ export class Replica implements SharedPlays {
   /** Tasks whose lease this replica holds. */
   private readonly held = new Set<string>();
   private readonly reader: SharedLogReader;
-  private readonly keys;
+  private readonly writer: LogWriter;
+  private readonly keys: StoreKeys;
   private plane: ControlPlane | undefined;
-  /** Set while an entry from another replica is applied: what it changes is not logged again. */
+  /** Set while another replica's entry or a snapshot is applied: what it changes is not logged again. */
   private mirroring = false;
-  private lastWrite: Promise<unknown> = Promise.resolve();
   private stopTicking: (() => void) | undefined;
   private replicaCount = 1;
+  private readonly behindListeners = new Set<BehindListener>();
+  private readonly rebuilder: Rebuilder;
 
   private constructor(
     private readonly link: RedisLink,
@@ -58,20 +73,26 @@ export class Replica implements SharedPlays {
     private readonly store: TaskStore,
     private readonly logger: Logger,
   ) {
-    const { prefix } = settings;
-    this.keys = { log: `${prefix}log`, occurrences: `${prefix}occurrences`, replicas: `${prefix}replicas` };
-    this.reader = new SharedLogReader(link, this.keys.log, (from, entry) => {
-      if (from !== this.id) this.mirror(entry, from);
+    this.keys = storeKeys(settings.prefix);
+    this.rebuilder = new Rebuilder(link.requests, this.keys, this.rebuildTarget());
+    this.writer = new LogWriter(link.writer, this.keys, settings, this.id, logger, (taskId) => {
+      this.lost(taskId);
+      this.rebuilder.resync(taskId);
     });
+    const warn = (message: string) => logger.warn(message);
+    this.reader = new SharedLogReader(link, this.keys.log, this.followerOfTheLog(), warn);
     store.onEvent((record, event) => {
       if (this.mirroring) return;
       const created = event.seq === 1 && { place: placeOf(record.scope), scenario: record.scenarioId };
-      this.appendHeld(record.id, { kind: 'event', ...created, event });
+      this.writer.appendHeld(record.id, { kind: 'event', ...created, event });
     });
-    store.onEvict((record) => {
+    store.onEvict((record, cause) => {
       this.ledger.forget(record.id);
       // Removed here (a reset, retention, a stop): another replica that still has it may play it.
       if (this.held.has(record.id)) this.letGo(record.id);
+      // By this replica's own reset or retention (not another's it applies, not its stop): the
+      // snapshot goes too, before the reset's entry, so a replica that rebuilds does not bring it back.
+      if (!this.mirroring && cause !== 'cleared') this.writer.forget(record.id);
     });
   }
 
@@ -93,7 +114,8 @@ export class Replica implements SharedPlays {
     // A task taken over from another replica may render fake data at any moment, from a timer.
     await loadFaker();
     this.reader.start();
-    await this.sync();
+    // A replica that starts after the log was trimmed rebuilds first, then serves.
+    await this.sync(true);
     await this.tick();
     this.stopTicking = every(Math.max(50, this.settings.lease / 3), () => void this.tick());
   }
@@ -105,21 +127,34 @@ export class Replica implements SharedPlays {
       replica: this.id,
       replicas: this.replicaCount,
       up: this.link.up,
+      behind: this.reader.behind,
     };
   }
 
-  /** Resolves once this replica has applied everything the shared log held when asked. */
-  async sync(): Promise<void> {
+  /**
+   * Resolves once this replica has applied everything the shared log held when asked; refuses
+   * while it rebuilds after falling behind. `throughRebuild`: waits for the rebuild instead.
+   */
+  async sync(throughRebuild = false): Promise<void> {
     try {
-      await this.reader.catchUp();
+      await this.reader.catchUp(throughRebuild);
     } catch (error) {
-      throw this.unavailable(error);
+      throw error instanceof BehindError ? this.behindError() : this.unavailable(error);
     }
+  }
+
+  /**
+   * Calls `listener` each time this replica finds it fell behind the shared log (`taskId`
+   * undefined), or that one task here is not what Redis has; returns what stops it.
+   */
+  onBehind(listener: BehindListener): () => void {
+    this.behindListeners.add(listener);
+    return () => this.behindListeners.delete(listener);
   }
 
   /** Tells the other replicas of a reset or chaos change made through this one's control plane. */
   changed(change: ControlChange): void {
-    this.publish(change);
+    this.writer.publish(change);
   }
 
   /** Registers who plays the tasks of an agent (`""`: the root agent). */
@@ -140,13 +175,13 @@ export class Replica implements SharedPlays {
   }
 
   async claim(taskId: string): Promise<boolean> {
-    let held: unknown;
+    let held: number[];
     try {
-      held = await this.link.requests.hold(1, this.leaseKey(taskId), this.id, this.settings.lease);
+      held = await this.hold([taskId]);
     } catch (error) {
       throw this.unavailable(error);
     }
-    if ((held as number[])[0] !== 1) return false;
+    if (held[0] !== 1) return false;
     this.held.add(taskId);
     return true;
   }
@@ -154,37 +189,38 @@ export class Replica implements SharedPlays {
   turnStarted(taskId: string, turn: TurnState): void {
     this.held.add(taskId);
     this.ledger.turnStarted(taskId, turn, this.id);
-    this.appendHeld(taskId, { kind: 'turn', taskId, turn });
+    this.writer.appendHeld(taskId, { kind: 'turn', taskId, turn });
   }
 
   paused(taskId: string, pause: PausePoint): void {
     this.ledger.paused(taskId, pause);
-    this.appendHeld(taskId, { kind: 'pause', taskId, pause });
+    this.writer.appendHeld(taskId, { kind: 'pause', taskId, pause });
     this.letGo(taskId);
   }
 
   ended(taskId: string): void {
     this.ledger.forget(taskId);
-    this.appendHeld(taskId, { kind: 'end', taskId });
-    this.letGo(taskId);
+    // The script records the end and gives the lease up with it: no replica takes the task again.
+    this.writer.appendHeld(taskId, { kind: 'end', taskId });
+    this.held.delete(taskId);
   }
 
   cancelRequested(taskId: string): void {
     this.ledger.cancelRequested(taskId);
-    this.publish({ kind: 'cancel', taskId });
+    this.writer.publish({ kind: 'cancel', taskId }, taskId);
   }
 
   pushConfigSet(taskId: string, config: PushConfig): void {
-    this.publish({ kind: 'push-config', taskId, config });
+    this.writer.publish({ kind: 'push-config', taskId, config }, taskId, config.id);
   }
 
   pushConfigDeleted(taskId: string, configId: string): void {
-    this.publish({ kind: 'push-config-deleted', taskId, configId });
+    this.writer.publish({ kind: 'push-config-deleted', taskId, configId }, taskId, configId);
   }
 
   /** Resolves once everything this replica has logged so far is in Redis. */
   async flushed(): Promise<void> {
-    await this.lastWrite;
+    await this.writer.flushed();
   }
 
   /** Stops following and gives up this replica's leases: the others take its tasks without waiting for them to lapse. */
@@ -192,10 +228,21 @@ export class Replica implements SharedPlays {
     this.stopTicking?.();
     this.reader.stop();
     const leases = [...this.held].map((taskId) =>
-      this.link.requests.release(1, this.leaseKey(taskId), this.id),
+      this.link.requests.release(1, this.keys.lease(taskId), this.id),
     );
-    await Promise.race([Promise.allSettled([this.lastWrite, ...leases]), wallDelay(1_000)]);
+    await Promise.race([Promise.allSettled([this.writer.flushed(), ...leases]), wallDelay(1_000)]);
     this.link.close();
+  }
+
+  /** How this replica follows the shared log: it applies what others wrote, rebuilds if it fell behind. */
+  private followerOfTheLog(): LogFollower {
+    return {
+      entry: (from: string, entry: Entry, covered: boolean) => {
+        if (from !== this.id && (!covered || UNKEPT.has(entry.kind))) this.mirror(entry, from);
+      },
+      behind: () => this.tellBehind(),
+      rebuild: (after: number, next: number) => this.rebuilder.rebuild(after, next),
+    };
   }
 
   private mirror(entry: Entry, from: string): void {
@@ -213,12 +260,35 @@ export class Replica implements SharedPlays {
         cancelHere: (taskId) => {
           if (this.held.has(taskId)) this.playerOf(taskId)?.cancelHere(taskId);
         },
+        resync: (taskId) => this.rebuilder.resync(taskId),
       });
     } catch (error) {
       this.logger.warn(`replica: an entry from replica ${from} does not apply here: ${messageOf(error)}`);
     } finally {
       this.mirroring = false;
     }
+  }
+
+  private rebuildTarget(): RebuildTarget {
+    return {
+      store: this.store,
+      ledger: this.ledger,
+      plane: () => this.plane!,
+      logger: this.logger,
+      replica: this.id,
+      holds: (taskId) => this.held.has(taskId),
+      release: (taskId) => this.playerOf(taskId)?.release(taskId),
+      replacing: (taskId) => this.tellBehind(taskId),
+      quietly: (apply) => {
+        this.mirroring = true;
+        try {
+          apply();
+        } finally {
+          this.mirroring = false;
+        }
+      },
+      flushed: () => this.writer.flushed(),
+    };
   }
 
   /** Renews this replica's leases and presence, and takes over the tasks whose player is gone. */
@@ -233,13 +303,8 @@ export class Replica implements SharedPlays {
       this.replicaCount = await requests.zcard(this.keys.replicas);
       const mine = [...this.held];
       if (mine.length > 0) {
-        const kept = (await requests.hold(
-          mine.length,
-          ...mine.map((t) => this.leaseKey(t)),
-          this.id,
-          lease,
-        )) as number[];
-        mine.forEach((taskId, i) => kept[i] === 0 && this.lost(taskId));
+        const kept = await this.hold(mine);
+        mine.forEach((taskId, i) => kept[i] !== 1 && this.lost(taskId));
       }
       await this.takeOver();
     } catch (error) {
@@ -250,34 +315,47 @@ export class Replica implements SharedPlays {
   private async takeOver(): Promise<void> {
     const orphans = this.ledger.playedElsewhere((taskId) => this.held.has(taskId));
     if (orphans.length === 0) return;
-    // Whatever the last holder logged must be here before the turn is planned again.
-    await this.reader.catchUp();
-    const keys = orphans.map((t) => this.leaseKey(t));
-    const taken = (await this.link.requests.hold(
-      keys.length,
-      ...keys,
-      this.id,
-      this.settings.lease,
-    )) as number[];
-    orphans.forEach((taskId, i) => {
-      if (taken[i] !== 1) return;
+    const taken = await this.hold(orphans);
+    const adopted = orphans.filter((taskId, i) => {
+      if (taken[i] === -1) this.ledger.forget(taskId);
+      if (taken[i] !== 1) return false;
       this.held.add(taskId);
+      return true;
+    });
+    if (adopted.length === 0) return;
+    // Held now, so the last holder can write no more: once the log is read to its end, nothing it
+    // wrote is missing here when the turn is planned again.
+    try {
+      await this.reader.catchUp();
+    } catch (error) {
+      for (const taskId of adopted) this.letGo(taskId);
+      throw error;
+    }
+    for (const taskId of adopted) {
+      if (!this.held.has(taskId)) continue;
       const from = this.ledger.get(taskId)?.player;
       if (this.playerOf(taskId)?.adopt(taskId)) {
         this.logger.info(`replica: took task ${taskId} over from replica ${from}`);
       } else this.letGo(taskId);
-    });
+    }
+  }
+
+  /** Takes or renews the leases of tasks not ended: 1 held, 0 another's, -1 ended, per task. */
+  private async hold(taskIds: string[]): Promise<number[]> {
+    const keys = taskIds.flatMap((t) => [this.keys.lease(t), this.keys.task(t)]);
+    return (await this.link.requests.hold(keys.length, ...keys, this.id, this.settings.lease)) as number[];
   }
 
   private lost(taskId: string): void {
-    this.logger.warn(`replica: task ${taskId} is played by another replica now; this one stopped playing it`);
-    this.held.delete(taskId);
+    if (this.held.delete(taskId)) {
+      this.logger.warn(`replica: task ${taskId} is no longer this replica's to play; it stopped playing it`);
+    }
     this.playerOf(taskId)?.release(taskId);
   }
 
   private letGo(taskId: string): void {
     this.held.delete(taskId);
-    this.track(this.link.writer.release(1, this.leaseKey(taskId), this.id), taskId);
+    this.writer.release(taskId);
   }
 
   private playerOf(taskId: string): TaskPlayer | undefined {
@@ -285,54 +363,8 @@ export class Replica implements SharedPlays {
     return record && this.players.get(record.scope.agent ?? '');
   }
 
-  /** Logs an entry about a task, if this replica still holds the task's lease. */
-  private appendHeld(taskId: string, entry: Entry): void {
-    const { writer } = this.link;
-    const { lease, logSize } = this.settings;
-    const write = writer.appendHeld(
-      2,
-      this.keys.log,
-      this.leaseKey(taskId),
-      this.id,
-      lease,
-      logSize,
-      entry.kind,
-      JSON.stringify(entry),
-    );
-    this.track(write, taskId);
-  }
-
   private publishUnlessMirroring(entry: Entry): void {
-    if (!this.mirroring) this.publish(entry);
-  }
-
-  private publish(entry: Entry): void {
-    const write = this.link.writer.xadd(
-      this.keys.log,
-      'MAXLEN',
-      '~',
-      this.settings.logSize,
-      '*',
-      'r',
-      this.id,
-      'k',
-      entry.kind,
-      'd',
-      JSON.stringify(entry),
-    );
-    this.track(write);
-  }
-
-  /** Writes answer in order on one connection: waiting for the last is waiting for them all. */
-  private track(write: Promise<unknown>, taskId?: string): void {
-    this.lastWrite = write.catch((error: unknown) => {
-      if (taskId !== undefined && messageOf(error).startsWith('LEASE_LOST')) this.lost(taskId);
-      else this.logger.error(`replica: a write to the store failed: ${messageOf(error)}`);
-    });
-  }
-
-  private leaseKey(taskId: string): string {
-    return `${this.settings.prefix}lease:${taskId}`;
+    if (!this.mirroring) this.writer.publish(entry);
   }
 
   private unavailable(error: unknown): A2AError {
@@ -340,6 +372,19 @@ export class Replica implements SharedPlays {
       'UnavailableError',
       `Service unavailable: the shared store ${this.settings.shown} cannot be reached (${messageOf(error)}); retry once GET /_sim/health answers 200.`,
       { reason: 'STORE_UNAVAILABLE', retryAfterMs: 1_000 },
+    );
+  }
+
+  private tellBehind(taskId?: string): void {
+    const error = this.behindError();
+    for (const listener of [...this.behindListeners]) listener(error, taskId);
+  }
+
+  private behindError(): A2AError {
+    return new A2AError(
+      'UnavailableError',
+      `Service unavailable: this replica fell behind the shared store's log and is rebuilding its tasks from ${this.settings.shown}; retry once GET /_sim/health answers 200, or through another replica (a stream resumes from its last event id).`,
+      { reason: 'STORE_BEHIND', retryAfterMs: 1_000 },
     );
   }
 }

@@ -48,6 +48,9 @@ interface ScopeShare {
   bytes: number;
 }
 
+/** Why a task left the store: its retention, a removal asked for (a reset), or the store closing. */
+export type EvictionCause = 'retention' | 'removed' | 'cleared';
+
 export class TaskRecord {
   private configs: Map<string, PushConfig> | undefined;
   private readonly live: LiveTask;
@@ -119,7 +122,7 @@ export class TaskStore {
   private heldBytes = 0;
   /** The latest clock time it was told of, for the waiting tasks' TTL. */
   private lastNow = 0;
-  private readonly evictionListeners: ((record: TaskRecord) => void)[] = [];
+  private readonly evictionListeners: ((record: TaskRecord, cause: EvictionCause) => void)[] = [];
   // Replaced, never changed in place: a listener may stop itself while the list is being called.
   private eventListeners: readonly ((record: TaskRecord, event: LoggedEvent) => void)[] = [];
 
@@ -135,7 +138,7 @@ export class TaskStore {
   }
 
   /** Called for each task the retention policy (or a reset) removes. */
-  onEvict(listener: (record: TaskRecord) => void): void {
+  onEvict(listener: (record: TaskRecord, cause: EvictionCause) => void): void {
     this.evictionListeners.push(listener);
   }
 
@@ -253,7 +256,7 @@ export class TaskStore {
       for (const id of [...this.ended.keys()]) {
         if (!storeFull() && !shareFull()) break;
         const record = this.records.get(id)!;
-        if (storeFull() || record.share === share) this.remove(record);
+        if (storeFull() || record.share === share) this.remove(record, 'retention');
       }
     }
     if (storeFull()) this.forgetIdleWaiting(this.lastNow, storeFull);
@@ -278,7 +281,7 @@ export class TaskStore {
     const ttl = this.retention.inputTtl ?? DEFAULT_INPUT_TTL_MS;
     for (const [id, pausedAt] of this.waiting) {
       if (pausedAt > nowMs - ttl || !needed()) break;
-      this.remove(this.records.get(id)!);
+      this.remove(this.records.get(id)!, 'retention');
     }
   }
 
@@ -314,13 +317,13 @@ export class TaskStore {
 
   /** Removes every task, e.g. for a test's clean slate. */
   clear(): void {
-    this.removeWhere(() => true);
+    for (const record of [...this.records.values()]) this.remove(record, 'cleared');
   }
 
   /** Removes the tasks that `matches`; returns how many. */
   removeWhere(matches: (record: TaskRecord) => boolean): number {
     const doomed = [...this.records.values()].filter(matches);
-    for (const record of doomed) this.remove(record);
+    for (const record of doomed) this.remove(record, 'removed');
     return doomed.length;
   }
 
@@ -329,12 +332,12 @@ export class TaskStore {
     this.forgetIdleWaiting(nowMs);
     for (const [id, endedAt] of this.ended) {
       if (endedAt > nowMs - this.retention.terminalTtl && this.records.size < this.retention.maxTasks) break;
-      this.remove(this.records.get(id)!);
+      this.remove(this.records.get(id)!, 'retention');
     }
     // Every remaining task is active or paused: past the cap, the oldest goes.
     while (this.records.size >= this.retention.maxTasks) {
       const oldest = this.records.values().next().value as TaskRecord;
-      this.remove(oldest);
+      this.remove(oldest, 'retention');
     }
   }
 
@@ -344,14 +347,14 @@ export class TaskStore {
     this.heldBytes += bytes;
   }
 
-  private remove(record: TaskRecord): void {
+  private remove(record: TaskRecord, cause: EvictionCause): void {
     this.heldBytes -= record.bytes;
     record.share.bytes -= record.bytes;
     this.records.delete(record.id);
     this.ended.delete(record.id);
     this.waiting.delete(record.id);
     record.log.close();
-    for (const listener of this.evictionListeners) listener(record);
+    for (const listener of this.evictionListeners) listener(record, cause);
   }
 }
 

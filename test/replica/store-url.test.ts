@@ -14,19 +14,29 @@ describe('--store', () => {
       db: 0,
       prefix: 'a2a-sim:',
       lease: 3_000,
+      logSize: 200_000,
+      logBytes: 256 * 1024 ** 2,
+      entryBytes: 8 * 1024 ** 2,
     });
-    expect(readStoreUrl('redis://u:s3cret@10.0.0.5:6380/2?prefix=demo:&lease=1500ms&log=5000')).toMatchObject(
-      {
-        shown: 'redis://u:***@10.0.0.5:6380/2?prefix=demo:&lease=1500ms&log=5000',
-        port: 6380,
-        db: 2,
-        username: 'u',
-        password: 's3cret',
-        prefix: 'demo:',
-        lease: 1_500,
-        logSize: 5_000,
-      },
-    );
+    expect(
+      readStoreUrl(
+        'redis://u:s3cret@10.0.0.5:6380/2?prefix=demo:&lease=1500ms&log=5000&log-bytes=64MiB&entry-bytes=2MiB',
+      ),
+    ).toMatchObject({
+      shown:
+        'redis://u:***@10.0.0.5:6380/2?prefix=demo:&lease=1500ms&log=5000&log-bytes=64MiB&entry-bytes=2MiB',
+      port: 6380,
+      db: 2,
+      username: 'u',
+      password: 's3cret',
+      prefix: 'demo:',
+      lease: 1_500,
+      logSize: 5_000,
+      logBytes: 64 * 1024 ** 2,
+      entryBytes: 2 * 1024 ** 2,
+    });
+    // A small log takes entries of a quarter of it at most, unless told otherwise.
+    expect(readStoreUrl('redis://h?log-bytes=1MiB')).toMatchObject({ entryBytes: 256 * 1024 });
   });
 
   it.each([
@@ -35,7 +45,10 @@ describe('--store', () => {
     ['redis://h/x', 'the database must be a number, got "x"'],
     ['redis://h?lease=soon', 'lease must be a duration of 100ms or more'],
     ['redis://h?leese=1s', 'unknown parameter "leese"'],
-    ['redis://h?log=5', 'log must be an integer of 1000 or more'],
+    ['redis://h?log=5', 'log must be an integer of 100 or more'],
+    ['redis://h?log-bytes=lots', 'log-bytes must be a size of 64KiB or more'],
+    ['redis://h?log-bytes=1KiB', 'log-bytes must be a size of 64KiB or more'],
+    ['redis://h?log-bytes=1MiB&entry-bytes=512KiB', 'entry-bytes must be a size of 1KiB or more'],
   ])('refuses %s: %s', (value, why) => {
     expect(() => readStoreUrl(value)).toThrow(why);
   });
