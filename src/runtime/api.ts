@@ -39,6 +39,8 @@ export interface CallContext {
   client?: ClientIdentity;
   /** Headers of the call that a real agent behind the simulator should see (credentials, extensions). */
   upstreamHeaders?: Record<string, string>;
+  /** Aborted when the client's connection closes: what the call still waits for upstream is abandoned. */
+  signal?: AbortSignal;
   /** How the webhooks this call creates misbehave (set by the chaos layer). */
   deliveryChaos?: DeliveryChaos;
   /** The scenario a message matched, once matched: a message is matched once per call. */
