@@ -161,4 +161,6 @@ export interface UpstreamAgent {
   subscribe(taskId: string, call: UpstreamCall): AsyncIterable<UpstreamItem>;
   getTask(taskId: string, call: UpstreamCall): Promise<Task>;
   cancelTask(taskId: string, call: UpstreamCall): Promise<Task>;
+  /** Throws, before anything is sent, when the call must not be made: it came back through a proxy loop. */
+  checkCall?(call: UpstreamCall): void;
 }

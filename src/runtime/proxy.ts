@@ -146,8 +146,10 @@ export class ProxyService implements TaskService {
   }
 
   subscribe(id: string, ctx: CallContext, resume: { afterSeq?: number } = {}): TaskStream {
-    const stream = this.inner.subscribe(id, ctx, resume);
     const run = this.runOf(id, ctx);
+    // Refused before anything is served: a subscription that came round a proxy loop goes no further.
+    if (run) this.callOf(ctx, undefined);
+    const stream = this.inner.subscribe(id, ctx, resume);
     if (!run) return stream;
     run.ensureFollowing();
     return breakable(stream, run);
@@ -314,10 +316,13 @@ export class ProxyService implements TaskService {
       .findLast((run) => run !== undefined && isInterrupted(run.record.status.state));
   }
 
+  /** The call to the agent on behalf of `ctx`; refused here if it would go round a proxy loop. */
   private callOf(ctx: CallContext, signal: AbortSignal | undefined): UpstreamCall {
-    return {
+    const call: UpstreamCall = {
       ...(ctx.upstreamHeaders && { headers: ctx.upstreamHeaders }),
       ...(signal && { signal }),
     };
+    this.options.upstream.checkCall?.(call);
+    return call;
   }
 }

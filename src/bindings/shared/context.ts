@@ -112,8 +112,18 @@ function whenClientLeaves(req: IncomingMessage): { signal: AbortSignal; release(
   return { signal: controller.signal, release: () => socket?.off('close', onClose) };
 }
 
-/** What a real agent behind the simulator needs to see of the client's request, when it is proxied. */
-const FORWARDED = ['authorization', 'x-api-key', 'x-workspace-id', 'a2a-extensions', 'x-a2a-extensions'];
+/**
+ * What a real agent behind the simulator needs to see of the client's request, when it is proxied;
+ * `x-a2a-sim-hop` names the simulators it already passed through (src/upstream/hops.ts).
+ */
+const FORWARDED = [
+  'authorization',
+  'x-api-key',
+  'x-workspace-id',
+  'a2a-extensions',
+  'x-a2a-extensions',
+  'x-a2a-sim-hop',
+];
 
 function forwardedHeaders(req: IncomingMessage): Record<string, string> | undefined {
   let headers: Record<string, string> | undefined;
