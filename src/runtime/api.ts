@@ -39,6 +39,8 @@ export interface CallContext {
   client?: ClientIdentity;
   /** Headers of the call that a real agent behind the simulator should see (credentials, extensions). */
   upstreamHeaders?: Record<string, string>;
+  /** Aborted when the client's connection closes: what the call still waits for upstream is abandoned. */
+  signal?: AbortSignal;
   /** How the webhooks this call creates misbehave (set by the chaos layer). */
   deliveryChaos?: DeliveryChaos;
   /** The scenario a message matched, once matched: a message is matched once per call. */
@@ -159,4 +161,6 @@ export interface UpstreamAgent {
   subscribe(taskId: string, call: UpstreamCall): AsyncIterable<UpstreamItem>;
   getTask(taskId: string, call: UpstreamCall): Promise<Task>;
   cancelTask(taskId: string, call: UpstreamCall): Promise<Task>;
+  /** Throws, before anything is sent, when the call must not be made: it came back through a proxy loop. */
+  checkCall?(call: UpstreamCall): void;
 }

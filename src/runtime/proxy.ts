@@ -17,6 +17,7 @@ import type {
   Task,
   TaskView,
 } from '../domain/types.js';
+import { messageBytes } from '../domain/size.js';
 import type { Clock } from '../lib/clock.js';
 import { merge } from '../lib/objects.js';
 import type { Scenario } from '../scenario/model.js';
@@ -32,9 +33,10 @@ import type {
   UpstreamItem,
 } from './api.js';
 import { checkCancelable } from './checks.js';
+import { breakable, firstItem, openingTask } from './proxy-answers.js';
 import { ProxyRun } from './proxy-run.js';
 import type { SimService } from './service.js';
-import { messageStream, type StreamSink, type TaskStream } from './stream.js';
+import { messageStream, type TaskStream } from './stream.js';
 import { viewOf } from './views.js';
 
 /** The scenario id a proxied task carries in listings, the journal and the dashboard. */
@@ -120,7 +122,7 @@ export class ProxyService implements TaskService {
     if (run) {
       // The agent is asked, but the simulator answers: an agent that is down still leaves the task
       // readable. While a stream writes the log, the stream is the truth.
-      await this.options.upstream.getTask(id, this.callOf(ctx)).then(
+      await this.options.upstream.getTask(id, this.callOf(ctx, ctx.signal)).then(
         (task) => run.idle && run.reconcile(task),
         () => {},
       );
@@ -138,14 +140,16 @@ export class ProxyService implements TaskService {
     checkCancelable(id, run.record.status.state);
     const askedAt = this.options.clock.now();
     for (const observer of this.observers) observer.cancel?.(id, askedAt);
-    const task = await this.options.upstream.cancelTask(id, this.callOf(ctx));
+    const task = await this.options.upstream.cancelTask(id, this.callOf(ctx, ctx.signal));
     if (run.idle) run.reconcile(task);
     return viewOf(task, {});
   }
 
   subscribe(id: string, ctx: CallContext, resume: { afterSeq?: number } = {}): TaskStream {
-    const stream = this.inner.subscribe(id, ctx, resume);
     const run = this.runOf(id, ctx);
+    // Refused before anything is served: a subscription that came round a proxy loop goes no further.
+    if (run) this.callOf(ctx, undefined);
+    const stream = this.inner.subscribe(id, ctx, resume);
     if (!run) return stream;
     run.ensureFollowing();
     return breakable(stream, run);
@@ -190,6 +194,9 @@ export class ProxyService implements TaskService {
   }
 
   private async start(request: SendRequest, ctx: CallContext): Promise<Started> {
+    // The relay's own: the client's leaving aborts it only until the agent has answered.
+    const relay = new AbortController();
+    const call = this.callOf(ctx, relay.signal);
     const waiting = this.waitingIn(request.message, ctx);
     const message = waiting ? merge(request.message, { taskId: waiting.record.id }) : request.message;
     if (message.role !== 'user') {
@@ -197,9 +204,10 @@ export class ProxyService implements TaskService {
     }
     const push = request.configuration?.pushConfig;
     if (push) this.inner.checkPushConfig(push);
+    // As for a scripted task: a store that cannot take the message refuses it before anyone works on it.
+    this.options.store.admit(messageBytes(message));
     const sentAt = this.options.clock.now();
     for (const observer of this.observers) observer.turn?.(message, sentAt);
-    const call = this.callOf(ctx);
     const forward: SendRequest = {
       message,
       ...(request.metadata && { metadata: request.metadata }),
@@ -207,11 +215,11 @@ export class ProxyService implements TaskService {
         configuration: { acceptedOutputModes: request.configuration.acceptedOutputModes },
       }),
     };
-    if (message.taskId !== undefined) return this.continue(message, forward, call, ctx);
+    if (message.taskId !== undefined) return this.continue(message, forward, call, relay, ctx);
     const items = this.options.upstream.send(forward, call)[Symbol.asyncIterator]();
     let first: UpstreamItem;
     try {
-      first = await firstItem(items, this.options.upstream.url);
+      first = await firstItem(items, this.options.upstream.url, relay, ctx.signal);
     } catch (error) {
       if (error instanceof A2AError) this.tell(message, { error }, sentAt);
       throw error;
@@ -241,13 +249,20 @@ export class ProxyService implements TaskService {
         { httpStatus: 502 },
       );
     }
-    const record = this.options.store.create(task, ctx.scope, PROXIED, now);
+    let record: TaskRecord;
+    try {
+      record = this.options.store.create(task, ctx.scope, PROXIED, now);
+    } catch (error) {
+      relay.abort();
+      throw error;
+    }
     const run = new ProxyRun(record, call, this.options);
     this.runs.set(task.id, run);
     if (push) this.inner.attachPushConfig(record, push, 0, ctx);
+    // Relaying from here: what the first item brings counts against the same limits as the rest.
+    run.relay(items, call, relay);
     if (first.kind !== 'task') run.apply(first);
     else if (task !== answered) run.reconcile(answered);
-    run.relay(items, call);
     return { kind: 'task', record, run, fromSeq: 0 };
   }
 
@@ -256,6 +271,7 @@ export class ProxyService implements TaskService {
     message: Message,
     forward: SendRequest,
     call: UpstreamCall,
+    relay: AbortController,
     ctx: CallContext,
   ): Promise<Started> {
     const taskId = message.taskId!;
@@ -273,10 +289,10 @@ export class ProxyService implements TaskService {
     const items = this.options.upstream
       .send(merge(forward, { message: answer }), call)
       [Symbol.asyncIterator]();
-    const first = await firstItem(items, this.options.upstream.url);
+    const first = await firstItem(items, this.options.upstream.url, relay, ctx.signal);
     const fromSeq = run.record.log.latestSeq;
+    run.relay(items, call, relay);
     run.openTurn(answer, first.kind === 'message' ? undefined : first);
-    run.relay(items, call);
     return { kind: 'task', record: run.record, run, fromSeq };
   }
 
@@ -300,66 +316,13 @@ export class ProxyService implements TaskService {
       .findLast((run) => run !== undefined && isInterrupted(run.record.status.state));
   }
 
-  private callOf(ctx: CallContext): UpstreamCall {
-    return ctx.upstreamHeaders ? { headers: ctx.upstreamHeaders } : {};
+  /** The call to the agent on behalf of `ctx`; refused here if it would go round a proxy loop. */
+  private callOf(ctx: CallContext, signal: AbortSignal | undefined): UpstreamCall {
+    const call: UpstreamCall = {
+      ...(ctx.upstreamHeaders && { headers: ctx.upstreamHeaders }),
+      ...(signal && { signal }),
+    };
+    this.options.upstream.checkCall?.(call);
+    return call;
   }
-}
-
-async function firstItem(items: AsyncIterator<UpstreamItem>, url: string): Promise<UpstreamItem> {
-  const first = await items.next();
-  if (first.done) {
-    throw new A2AError(
-      'InvalidAgentResponseError',
-      `Invalid agent response: the agent at ${url} ended its answer before sending a task or a message.`,
-      { httpStatus: 502 },
-    );
-  }
-  return first.value;
-}
-
-/** The task as its first item shows it; an agent that opens with an update gets a task made from it. */
-function openingTask(
-  first: Exclude<UpstreamItem, { kind: 'message' }>,
-  message: Message,
-  nowMs: number,
-): Task {
-  if (first.kind === 'task') {
-    const { task } = first;
-    return task.history.length
-      ? task
-      : { ...task, history: [merge(message, { taskId: task.id, contextId: task.contextId })] };
-  }
-  return {
-    id: first.taskId,
-    contextId: first.contextId,
-    status: { state: 'submitted', timestamp: new Date(nowMs).toISOString() },
-    artifacts: [],
-    history: [merge(message, { taskId: first.taskId, contextId: first.contextId })],
-  };
-}
-
-/** A stream of the task's log that ends with the error when the agent can no longer be followed. */
-function breakable(stream: TaskStream, run: ProxyRun): TaskStream {
-  let stopListening: (() => void) | undefined;
-  return {
-    ...(stream.taskId !== undefined && { taskId: stream.taskId }),
-    start(sink: StreamSink) {
-      let ended = false;
-      const end = (error?: A2AError) => {
-        if (ended) return;
-        ended = true;
-        stopListening?.();
-        sink.end(error);
-      };
-      stopListening = run.onBreak((error) => {
-        stream.stop();
-        end(error);
-      });
-      stream.start({ item: (item) => !ended && sink.item(item), end });
-    },
-    stop() {
-      stopListening?.();
-      stream.stop();
-    },
-  };
 }

@@ -11,6 +11,7 @@ import { readMessageOptionals } from '../bindings/shared/send-request.js';
 import type { Artifact, Message, Part, Role, Task, TaskState, TaskStatus } from '../domain/types.js';
 import type { UpstreamItem } from '../runtime/api.js';
 import { invalidAgentResponse } from './dialect.js';
+import { agentLimitExceeded, MAX_AGENT_LIST_LENGTH } from './limits.js';
 
 export interface ObjectGrammar {
   states: ReadonlyMap<string | number, TaskState>;
@@ -29,6 +30,9 @@ export interface ObjectGrammar {
  */
 export const ABSENT_TIMESTAMP = '1970-01-01T00:00:00.000Z';
 
+/** Violations named in an error; an answer can hold thousands, and the message goes to a client. */
+const VIOLATIONS_SHOWN = 10;
+
 /**
  * Runs `read` over a fresh reader; any violation, or nothing read, is the agent's fault.
  *
@@ -37,11 +41,23 @@ export const ABSENT_TIMESTAMP = '1970-01-01T00:00:00.000Z';
 export function decodeAgentValue<T>(read: (reader: WireReader) => T | undefined): T {
   const reader = new WireReader();
   const value = read(reader);
-  if (reader.violations.length > 0 || value === undefined) {
-    const summary = reader.violations.map((v) => `${v.field}: ${v.description}`).join('; ');
-    throw invalidAgentResponse(summary || 'nothing could be read from it');
+  const { violations } = reader;
+  if (violations.length > 0 || value === undefined) {
+    const shown = violations.slice(0, VIOLATIONS_SHOWN).map((v) => `${v.field}: ${v.description}`);
+    if (violations.length > VIOLATIONS_SHOWN) shown.push(`and ${violations.length - VIOLATIONS_SHOWN} more`);
+    throw invalidAgentResponse(shown.join('; ') || 'nothing could be read from it');
   }
   return value;
+}
+
+/** A list past {@link MAX_AGENT_LIST_LENGTH} is refused before any of it is read. */
+function checkLength(list: readonly unknown[], path: string): void {
+  if (list.length > MAX_AGENT_LIST_LENGTH) {
+    throw agentLimitExceeded(
+      'MAX_AGENT_LIST_LENGTH',
+      `${path}: more than ${MAX_AGENT_LIST_LENGTH} items (${list.length})`,
+    );
+  }
 }
 
 /**
@@ -77,7 +93,14 @@ export function readTask(
   const id = reader.string(obj, 'id', path, true);
   const contextId = reader.string(obj, 'contextId', path, grammar.taskContextIdRequired);
   const status = readStatus(reader, field(obj, 'status'), join(path, 'status'), grammar);
-  const artifacts = readList(reader, obj, 'artifacts', path, (v, p) => readArtifact(reader, v, p, grammar));
+  const artifacts = readList(
+    reader,
+    obj,
+    'artifacts',
+    path,
+    (v, p) => readArtifact(reader, v, p, grammar),
+    true,
+  );
   const history = readList(reader, obj, 'history', path, (v, p) => readMessage(reader, v, p, grammar));
   const metadata = reader.struct(obj, 'metadata', path);
   if (!id || !status) return undefined;
@@ -238,17 +261,22 @@ function readParts(
     return reader.fail(partsPath, 'needs at least one part');
   }
   if (!Array.isArray(raw)) return reader.fail(partsPath, `expected a list of parts, got ${describe(raw)}`);
+  checkLength(raw, partsPath);
   const parts = raw.map((part, i) => grammar.readPart(reader, part, join(partsPath, i)));
   return parts.every((part): part is Part => part !== undefined) ? parts : undefined;
 }
 
-/** A repeated field: absent is empty (ProtoJSON leaves empty lists out). */
+/**
+ * A repeated field: absent is empty (ProtoJSON leaves empty lists out). `limited`: at most
+ * {@link MAX_AGENT_LIST_LENGTH} items (a history is read, not kept, so it is not).
+ */
 function readList<T>(
   reader: WireReader,
   obj: Record<string, unknown>,
   key: string,
   path: string,
   readItem: (value: unknown, path: string) => T | undefined,
+  limited = false,
 ): T[] {
   const listPath = join(path, key);
   const raw = field(obj, key);
@@ -257,6 +285,7 @@ function readList<T>(
     reader.fail(listPath, `expected a list, got ${describe(raw)}`);
     return [];
   }
+  if (limited) checkLength(raw, listPath);
   return raw.flatMap((item, i) => readItem(item, join(listPath, i)) ?? []);
 }
 

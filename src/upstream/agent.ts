@@ -4,13 +4,16 @@
  * UpstreamAgent over it. Behind a workspace gateway there is no card: the gateway's JSON-RPC is
  * spoken directly, with the agent named by its code.
  */
+import { randomUUID } from 'node:crypto';
 import type { UpstreamBindingChoice } from './choices.js';
 import { isRecord, arrayOf } from '../lib/objects.js';
 import type { Clock } from '../lib/clock.js';
 import type { Task, SendRequest } from '../domain/types.js';
 import type { UpstreamAgent, UpstreamCall, UpstreamItem } from '../runtime/api.js';
 import { ABSENT_TIMESTAMP } from './agent-objects.js';
+import { checkHops } from './hops.js';
 import { requestJson, type HttpOptions } from './http.js';
+import { CREDENTIAL_ORIGINS } from './limits.js';
 import {
   gatewayTransport,
   jsonRpcTransport,
@@ -32,6 +35,11 @@ export interface UpstreamOptions {
   /** Sent with every call, e.g. the agent's own credentials. */
   headers: Record<string, string>;
   clock: Clock;
+  /**
+   * Origins besides the proxy URL's that may receive credentials when the card places an
+   * interface there. Default {@link CREDENTIAL_ORIGINS}: none.
+   */
+  credentialOrigins?: readonly string[];
 }
 
 export interface ConnectedUpstream extends UpstreamAgent {
@@ -42,11 +50,21 @@ export interface ConnectedUpstream extends UpstreamAgent {
 
 export const CARD_PATH = '/.well-known/agent-card.json';
 
+/**
+ * @note Each connection names itself in the hop header with a random id, not a seeded one: two
+ * simulators started with the same seed must still tell each other apart.
+ */
 export async function connectUpstream(options: UpstreamOptions): Promise<ConnectedUpstream> {
-  const http: HttpOptions = { clock: options.clock, timeoutMs: options.timeoutMs, headers: options.headers };
+  const http: HttpOptions = {
+    clock: options.clock,
+    timeoutMs: options.timeoutMs,
+    headers: options.headers,
+    hop: `a2a-sim-${randomUUID().slice(0, 8)}`,
+    credentials: true,
+  };
   if (options.gateway) {
     const { url, agentCode } = options.gateway;
-    return new HttpUpstream(gatewayTransport(url, agentCode, http), undefined, true, options.clock);
+    return new HttpUpstream(gatewayTransport(url, agentCode, http), undefined, true, http);
   }
   const target = options.url!;
   const cardUrl = /\.json(\?|$)/.test(target) ? target : `${target.replace(/\/+$/, '')}${CARD_PATH}`;
@@ -67,14 +85,19 @@ export async function connectUpstream(options: UpstreamOptions): Promise<Connect
       `The agent at ${cardUrl} offers ${list}; ${options.binding === 'auto' ? 'none of HTTP+JSON, JSON-RPC 1.0, JSON-RPC 0.3' : `not ${options.binding}`}.`,
     );
   }
+  // Credentials go where the proxy was pointed: the card names the interface, not who may be trusted.
+  const trusted = [new URL(cardUrl).origin, ...(options.credentialOrigins ?? CREDENTIAL_ORIGINS)];
+  const calls: HttpOptions = trusted.includes(new URL(chosen.url).origin)
+    ? http
+    : { ...http, headers: {}, credentials: false };
   const transport =
     chosen.binding === 'rest'
-      ? restTransport(chosen.url, http)
+      ? restTransport(chosen.url, calls)
       : chosen.binding === 'jsonrpc'
-        ? jsonRpcTransport(chosen.url, http)
-        : jsonRpcV03Transport(chosen.url, http);
+        ? jsonRpcTransport(chosen.url, calls)
+        : jsonRpcV03Transport(chosen.url, calls);
   const capabilities = isRecord(card['capabilities']) ? card['capabilities'] : {};
-  return new HttpUpstream(transport, card, capabilities['streaming'] === true, options.clock);
+  return new HttpUpstream(transport, card, capabilities['streaming'] === true, http);
 }
 
 interface Offered {
@@ -88,7 +111,10 @@ export function interfacesOf(card: Record<string, unknown>, cardUrl: string): Of
   const add = (binding: Offered['binding'], url: unknown) => {
     if (typeof url !== 'string') return;
     try {
-      offered.push({ binding, url: new URL(url, cardUrl).href.replace(/\/+$/, '') });
+      const parsed = new URL(url, cardUrl);
+      // fetch reads data: and blob: URLs too; an agent is reached over HTTP only.
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return;
+      offered.push({ binding, url: parsed.href.replace(/\/+$/, '') });
     } catch {
       // An interface whose URL cannot be read is not offered.
     }
@@ -112,14 +138,21 @@ class HttpUpstream implements ConnectedUpstream {
   readonly binding: UpstreamBinding;
   readonly url: string;
 
+  private readonly clock: Clock;
+
   constructor(
     private readonly transport: Transport,
     readonly card: Record<string, unknown> | undefined,
     readonly streaming: boolean,
-    private readonly clock: Clock,
+    private readonly http: HttpOptions,
   ) {
     this.binding = transport.binding;
     this.url = transport.url;
+    this.clock = http.clock;
+  }
+
+  checkCall(call: UpstreamCall): void {
+    checkHops(call.headers, this.http.hop, this.url);
   }
 
   async *send(request: SendRequest, call: UpstreamCall): AsyncGenerator<UpstreamItem> {

@@ -91,12 +91,39 @@ export function readRequest(
   exchange.client = client;
   return (operation) => {
     exchange.kind = operation.name;
-    return context.serve({ operation, ctx, exchange, ...(typeof chaos === 'string' && { chaos }) });
+    const leaving = whenClientLeaves(req);
+    ctx.signal = leaving.signal;
+    return context
+      .serve({ operation, ctx, exchange, ...(typeof chaos === 'string' && { chaos }) })
+      .finally(leaving.release);
   };
 }
 
-/** What a real agent behind the simulator needs to see of the client's request, when it is proxied. */
-const FORWARDED = ['authorization', 'x-api-key', 'x-workspace-id', 'a2a-extensions', 'x-a2a-extensions'];
+/**
+ * A signal aborted when the client's connection closes before the call is served (a stream is
+ * served once it starts: from then on, stopping it is the stream's own business).
+ */
+function whenClientLeaves(req: IncomingMessage): { signal: AbortSignal; release(): void } {
+  const controller = new AbortController();
+  const { socket } = req;
+  const onClose = () => controller.abort();
+  if (!socket || socket.destroyed) controller.abort();
+  else socket.once('close', onClose);
+  return { signal: controller.signal, release: () => socket?.off('close', onClose) };
+}
+
+/**
+ * What a real agent behind the simulator needs to see of the client's request, when it is proxied;
+ * `x-a2a-sim-hop` names the simulators it already passed through (src/upstream/hops.ts).
+ */
+const FORWARDED = [
+  'authorization',
+  'x-api-key',
+  'x-workspace-id',
+  'a2a-extensions',
+  'x-a2a-extensions',
+  'x-a2a-sim-hop',
+];
 
 function forwardedHeaders(req: IncomingMessage): Record<string, string> | undefined {
   let headers: Record<string, string> | undefined;
