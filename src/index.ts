@@ -159,6 +159,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   });
   answerUnroutable(server);
   const feed = attachFeed(server, plane, { logger: settings.logger });
+  plane.feedMemory = () => feed.memory();
   const unwatch = settings.watch ? catalog.watch() : () => {};
   const url = urlOf(server, settings.host);
   const defined: SimAgent[] = agents.defined.map(({ id, code, service, definition }) => ({

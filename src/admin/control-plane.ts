@@ -33,6 +33,8 @@ export interface ControlPlane {
   clearVerdicts(): void;
   /** Writes what was recorded through the proxy (`record`); absent when not recording. */
   stopRecording?(): Promise<{ files: string[]; conversations: number }>;
+  /** The live feed's watchers and what waits to be sent to them, once the feed is attached. */
+  feedMemory?(): { watchers: number; bufferedBytes: number };
   /** With replicas: resolves once this replica has everything the shared store had when asked. */
   sync?(): Promise<void>;
   /** With replicas: tells the others of a reset or a chaos change made here. */

@@ -40,6 +40,8 @@ interface FeedOptions {
 }
 
 interface Feed {
+  /** How many watch, and what waits to be sent to them (bounded per watcher by `maxBufferedBytes`). */
+  memory(): { watchers: number; bufferedBytes: number };
   /** Disconnects every watcher and stops accepting new ones. */
   close(): void;
 }
@@ -163,6 +165,11 @@ export function attachFeed(server: Server, plane: FeedSource, options: FeedOptio
 
   server.on('upgrade', onUpgrade);
   return {
+    memory: () => {
+      let bufferedBytes = 0;
+      for (const ws of wss?.clients ?? []) bufferedBytes += ws.bufferedAmount;
+      return { watchers: wss?.clients.size ?? 0, bufferedBytes };
+    },
     close: () => {
       closed = true;
       server.off('upgrade', onUpgrade);

@@ -43,7 +43,7 @@ export function composeControl(
     (verdicts) => events.publish({ type: 'verdict:changed', verdicts }),
     () => events.watched,
   );
-  return {
+  const plane: ControlPlane = {
     clock,
     store,
     events,
@@ -67,6 +67,7 @@ export function composeControl(
         journal: { bytes: journal.bytes, maxBytes: journal.maxBytes, entries: journal.size },
         verdicts: { bytes: judge.bytes, maxBytes: judge.maxBytes, ...judge.size },
         events: { kept: events.size },
+        ...(plane.feedMemory && { feed: plane.feedMemory() }),
         rssBytes: process.memoryUsage.rss(),
       },
     }),
@@ -85,6 +86,7 @@ export function composeControl(
     }),
     clearVerdicts: () => judge.clear(),
   };
+  return plane;
 }
 
 /** A replica's health says whether its shared store is up and it is not behind: a load balancer reads it. */

@@ -144,3 +144,40 @@ describe('who may watch', () => {
     }
   });
 });
+
+describe('watchers that join a large history and do not read (F15)', () => {
+  const BIG = 'y'.repeat(20 * 1024);
+  let t: TestSim;
+  let dir: string;
+  beforeAll(async () => {
+    dir = await tempDir('feed-history');
+    await writeFile(
+      join(dir, 'big.yaml'),
+      `description: A large artifact.\nmatch:\n  - keywords: [big]\nsteps:\n  - artifact:\n      name: Big\n      parts:\n        - text: ${BIG}\n  - status: completed\n`,
+    );
+    t = await startSim({ scenarioDirs: [dir], speed: 0 });
+    for (let i = 0; i < 150; i++) await restSend(t, '', 'big one please', `history-${i}`);
+  });
+  afterAll(async () => {
+    await t.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('are sent the history only as fast as they read it: what waits stays under 1 MiB each', async () => {
+    const watchers = await Promise.all([1, 2, 3].map(() => watchFeed(t, '?types=task:event')));
+    for (const w of watchers) (w.ws as unknown as { _socket: Socket })._socket.pause();
+    // Let the server write what it will.
+    for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
+    const { body } = await admin(t, 'GET', '/health');
+    expect(body.memory.feed.watchers).toBe(3);
+    expect(body.memory.feed.bufferedBytes).toBeLessThanOrEqual(3 * (1024 * 1024 + 64 * 1024));
+    // Read again: each gets the history, in order, with no gap.
+    for (const w of watchers) (w.ws as unknown as { _socket: Socket })._socket.resume();
+    await ioUntil(() => watchers.every((w) => w.messages.length >= 300), 'the whole history');
+    for (const w of watchers) {
+      const ns = w.messages.map((m) => m.n);
+      expect(ns).toEqual([...ns].sort((a, b) => a - b));
+      await w.close();
+    }
+  });
+});
