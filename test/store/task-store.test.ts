@@ -363,14 +363,15 @@ describe('TaskStore: retention', () => {
   });
 });
 
+/** A task whose opening message carries `chars` characters of text. */
+function heavyTask(id: string, chars: number): Task {
+  return {
+    ...newTask(id),
+    history: [{ messageId: `m-${id}`, role: 'user', parts: [{ kind: 'text', text: 'x'.repeat(chars) }] }],
+  };
+}
+
 describe('TaskStore: byte budget', () => {
-  /** A task whose opening message carries `chars` characters of text. */
-  function heavyTask(id: string, chars: number): Task {
-    return {
-      ...newTask(id),
-      history: [{ messageId: `m-${id}`, role: 'user', parts: [{ kind: 'text', text: 'x'.repeat(chars) }] }],
-    };
-  }
 
   it('counts what each task holds, and forgets it when the task goes', () => {
     const s = store();
@@ -411,12 +412,6 @@ describe('TaskStore: byte budget', () => {
 });
 
 describe('TaskStore: one scope cannot lock the others out', () => {
-  function heavyTask(id: string, chars: number): Task {
-    return {
-      ...newTask(id),
-      history: [{ messageId: `m-${id}`, role: 'user', parts: [{ kind: 'text', text: 'x'.repeat(chars) }] }],
-    };
-  }
   const OTHER = scopeOf({ tenant: 'tenant-b' });
 
   it('refuses a scope past its share of the budget while another scope still gets in', () => {
