@@ -19,9 +19,6 @@ import { requestTarget, type RequestTarget } from './bindings/shared/http.js';
 import { agentSurface, withoutTrailingSlash } from './bindings/surface.js';
 import { A2AError, invalidParams } from './domain/errors.js';
 
-/** A defined agent, served under `/agents/{id}/` and through the gateway. */
-export type MountedAgent = GatewayAgent;
-
 export interface GatewaySettings {
   /** Path before `/agents/a2a`, e.g. `/acme`; `""` serves the gateway at `/agents/a2a`. */
   prefix: string;
@@ -45,7 +42,7 @@ const ADMIN_PREFIX = '/_sim';
 
 export function buildHttp(
   context: BindingContext,
-  agents: readonly MountedAgent[],
+  agents: readonly GatewayAgent[],
   { gateway, plane }: AppOptions,
 ): SimulatorHttp {
   const journal = journalRequests(plane.journal, plane.events, plane.clock);

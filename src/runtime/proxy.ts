@@ -45,7 +45,7 @@ export const PROXIED = '(proxied)';
 /** `unmatched`: what no scenario of the simulator's own matches (a fallback scenario does not count). */
 export type ProxyMode = 'unmatched' | 'all';
 
-export interface ProxyOptions {
+export interface ProxyServiceOptions {
   upstream: UpstreamAgent;
   mode: ProxyMode;
   store: TaskStore;
@@ -77,7 +77,7 @@ export class ProxyService implements TaskService {
 
   constructor(
     private readonly inner: SimService,
-    private readonly options: ProxyOptions,
+    private readonly options: ProxyServiceOptions,
   ) {
     options.store.onEvict((record) => {
       this.runs.get(record.id)?.stop();
