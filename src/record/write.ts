@@ -11,7 +11,15 @@ import type { JsonObject, JsonValue, Message, Part } from '../domain/types.js';
 import type { CardSummary } from '../upstream/card.js';
 import type { Conversation } from './conversations.js';
 import { textOf } from '../engine/plan.js';
-import { cancelOf, mergeSteps, stepsOf, type RecordedCancel, type RecordedStep } from './script.js';
+import {
+  cancelOf,
+  literalPart,
+  literalText,
+  mergeSteps,
+  stepsOf,
+  type RecordedCancel,
+  type RecordedStep,
+} from './script.js';
 
 export type MatchBy = 'text' | 'messageId-prefix' | 'metadata' | 'skill';
 
@@ -175,11 +183,18 @@ function scenarioDocument(scenario: Recorded, options: WriteOptions): Record<str
     // A client canceled it: how long the agent took to stop, for a replay's cancels.
     const { cancel } = body;
     if (cancel)
-      doc['cancel'] = { ...delay(cancel.after), ...(cancel.message && { message: cancel.message }) };
+      doc['cancel'] = {
+        ...delay(cancel.after),
+        ...(cancel.message && { message: literalText(cancel.message) }),
+      };
     doc['steps'] = stepsDocument(body.steps, options.redact);
-  } else if ('reply' in body)
-    doc['reply'] = { message: content(body.reply.parts, options.redact), ...delay(body.after) };
-  else doc['error'] = { ...body.error, ...delay(body.after) };
+  } else if ('reply' in body) {
+    const message = content(body.reply.parts.map(literalPart), options.redact);
+    doc['reply'] = { message, ...delay(body.after) };
+  } else {
+    const { type, message } = body.error;
+    doc['error'] = { type, message: literalText(message), ...delay(body.after) };
+  }
   return doc;
 }
 
