@@ -159,6 +159,48 @@ describe('writeRecording', () => {
     });
   });
 
+  it("writes the card's name and the URL in the header comment harmlessly, whatever they hold", async () => {
+    const name = 'Desk\npriority: 1000\nfallback: true\r\nchaos: flaky-mobile\u2028tags: [x]\u0085y: 1';
+    const url = 'http://agent/\nmatch: []';
+    const files = await writeRecording([task(turn(user('Track order 42'), [[20, status('completed')]]))], {
+      out,
+      match: 'text',
+      redact: [],
+      source: {
+        url,
+        binding: 'rest',
+        card: {
+          name,
+          description: 'A desk',
+          skills: [],
+          streaming: true,
+          pushNotifications: false,
+          extensions: [],
+        },
+      },
+      date: '2026-12-01',
+    });
+    expect(files.map((f) => basename(f))).toEqual([
+      'track-order-42.yaml',
+      'desk-priority-1000-fallback-true-chaos.agent.yaml',
+    ]);
+    const [scenarioFile, agentFile] = await Promise.all(files.map((f) => readFile(f, 'utf8')));
+    for (const text of [scenarioFile!, agentFile!]) {
+      const [first, ...rest] = text.split('\n');
+      expect(first).toContain(
+        'Desk\\npriority: 1000\\nfallback: true\\r\\nchaos: flaky-mobile\\u2028tags: [x]\\u0085y: 1 at http://agent/\\nmatch: [] (rest)',
+      );
+      expect(rest.filter((line) => line.startsWith('#'))).toEqual([]);
+    }
+    expect(Object.keys(parse(scenarioFile!))).toEqual(['description', 'match', 'steps']);
+    const { scenario, issues } = await parseScenario('track-order-42', files[0]!, scenarioFile!);
+    expect(issues).toEqual([]);
+    expect(scenario).toMatchObject({ priority: 0, fallback: false, match: [{ text: /Track order 42/i }] });
+    expect(scenario!.chaos).toBeUndefined();
+    expect(parse(agentFile!)).toMatchObject({ name, scenarios: ['track-order-42'] });
+    expect(Object.keys(parse(agentFile!))).toEqual(['name', 'description', 'scenarios']);
+  });
+
   describe('writes any agent text so that it replays as itself', () => {
     /** Braces on their own, beside each other, and beside what becomes a template (the ids, the input). */
     const TEXTS = [
