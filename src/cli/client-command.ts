@@ -55,6 +55,7 @@ export function runClientCommand(
     let deadline: Timer | undefined;
     let kill: Timer | undefined;
     let poll: Timer | undefined;
+    let killed = false;
 
     /** Signals the command's group; false when no process of it is left. */
     const signalGroup = (signal: NodeJS.Signals | 0): boolean => {
@@ -81,20 +82,26 @@ export function runClientCommand(
       );
       signalGroup('SIGTERM');
       kill = clock.setTimer(KILL_GRACE_MS, () => {
-        signalGroup('SIGKILL');
-        // Its processes are gone, or going: what is left of them (a zombie) is not worth waiting for.
+        killGroup();
         if (exitCode !== undefined) finish();
       });
     };
-    /** Once the command ended: done when its group is empty, else when its SIGKILL went out. */
+    const killGroup = () => {
+      signalGroup('SIGKILL');
+      killed = true;
+    };
+    /**
+     * Once the command ended: done when its group is empty, or once SIGKILL went out (what is left
+     * then is dying, or a zombie where nothing reaps orphans: not worth waiting for).
+     */
     const awaitGroup = () => {
-      if (!signalGroup(0)) return finish();
+      if (killed || !signalGroup(0)) return finish();
       stop(`${program} ended and left processes running`);
       poll = clock.setTimer(GROUP_POLL_MS, awaitGroup);
     };
     const forward = (signal: NodeJS.Signals) => {
       // A second Ctrl-C does not wait for the grace.
-      if (interrupted) signalGroup('SIGKILL');
+      if (interrupted) killGroup();
       interrupted = signal;
       stop(`${signal}: stopping ${program}`);
     };
