@@ -152,10 +152,17 @@ function shapeOf(steps: RecordedStep[]): string {
   );
 }
 
+/** A part of a direct reply as written: no echoes, every brace literal. */
+export function literalPart(part: Part): Part {
+  return partOf(part, { input: '', taskId: '', contextId: '' });
+}
+
 function partOf(part: Part, echoes: Echoes): Part {
   switch (part.kind) {
     case 'text':
       return { ...part, text: templated(part.text, echoes) };
+    case 'url':
+      return { ...part, url: templated(part.url, echoes) };
     case 'data':
       return { ...part, data: templatedData(part.data, echoes) };
     default:
@@ -174,8 +181,8 @@ function templatedData(value: JsonValue, echoes: Echoes): JsonValue {
 
 /**
  * The agent's words with what it echoed written as references: the user's text as
- * `{{input.text}}`, the task and context ids as `{{task.id}}` and `{{context.id}}`. A literal `{{`
- * is written so that it stays literal.
+ * `{{input.text}}`, the task and context ids as `{{task.id}}` and `{{context.id}}`. Every other
+ * brace stays what it was: see {@link literalText}.
  */
 function templated(text: string, echoes: Echoes): string {
   const references: [string, string][] = [
@@ -184,16 +191,38 @@ function templated(text: string, echoes: Echoes): string {
   ];
   // Short inputs ("yes", "ok") would turn up inside unrelated words.
   if (echoes.input.trim().length >= 4) references.unshift([echoes.input.trim(), '{{input.text}}']);
-  const marks = references.filter(([found]) => found !== '');
+  return written(
+    text,
+    references.filter(([found]) => found !== ''),
+  );
+}
+
+/**
+ * Text written so that it renders as itself. A template is whatever lies between a `{{` and the
+ * first `}}` after it (scenario/template.ts), and the grammar has no escape but a value: so a
+ * literal `{{` is written `{{pick "{{"}}`, and a lone `{` just before a template (which would make
+ * `{{{task.id}}}`, a template reading `{task.id`) is written `{{pick "{"}}`. A `}` needs nothing: the
+ * first `}}` closes the template, and what follows it is text.
+ * @example literalText('{{x}}') // '{{pick "{{"}}x}}'
+ */
+export function literalText(text: string): string {
+  return written(text, []);
+}
+
+function written(text: string, references: readonly [string, string][]): string {
+  const referenceAt = (i: number) => references.find(([found]) => text.startsWith(found, i));
   let out = '';
   for (let i = 0; i < text.length;) {
-    const hit = marks.find(([found]) => text.startsWith(found, i));
+    const hit = referenceAt(i);
     if (hit) {
       out += hit[1];
       i += hit[0].length;
     } else if (text.startsWith('{{', i)) {
       out += '{{pick "{{"}}';
       i += 2;
+    } else if (text[i] === '{' && referenceAt(i + 1)) {
+      out += '{{pick "{"}}';
+      i += 1;
     } else {
       out += text[i++];
     }

@@ -11,7 +11,15 @@ import type { JsonObject, JsonValue, Message, Part } from '../domain/types.js';
 import type { CardSummary } from '../upstream/card.js';
 import type { Conversation } from './conversations.js';
 import { textOf } from '../engine/plan.js';
-import { cancelOf, mergeSteps, stepsOf, type RecordedCancel, type RecordedStep } from './script.js';
+import {
+  cancelOf,
+  literalPart,
+  literalText,
+  mergeSteps,
+  stepsOf,
+  type RecordedCancel,
+  type RecordedStep,
+} from './script.js';
 
 export type MatchBy = 'text' | 'messageId-prefix' | 'metadata' | 'skill';
 
@@ -52,14 +60,16 @@ export async function writeRecording(
   for (const scenario of recorded) {
     const file = path.join(options.out, `${scenario.id}.yaml`);
     const times = scenario.times > 1 ? `, ${scenario.times} times` : '';
-    const header = `# Recorded from ${origin} on ${options.date}${times}.\n`;
+    const header = comment(`Recorded from ${origin} on ${options.date}${times}.`);
     await writeFile(file, header + stringify(scenarioDocument(scenario, options), { lineWidth: 0 }));
     files.push(file);
   }
   const card = options.source.card;
   const agentId = slug(name ?? 'recorded-agent') || 'recorded-agent';
   const agentFile = path.join(options.out, `${agentId}.agent.yaml`);
-  const header = `# The agent recorded from ${origin} on ${options.date}: its card, playing the recorded scenarios.\n`;
+  const header = comment(
+    `The agent recorded from ${origin} on ${options.date}: its card, playing the recorded scenarios.`,
+  );
   const agent = agentDocument(
     card,
     name,
@@ -68,6 +78,23 @@ export async function writeRecording(
   await writeFile(agentFile, header + stringify(agent, { lineWidth: 0 }));
   files.push(agentFile);
   return files;
+}
+
+/** How a character that would end a comment line is written in one: as a JSON string escapes it. */
+const ESCAPED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * A comment line. What it quotes comes from the agent (its card's name) and the command line (a
+ * URL), so a line break in them is written escaped: otherwise the rest of the name would be YAML of
+ * its own, such as `priority: 1000` or `fallback: true` in every recorded file. YAML 1.1's line
+ * breaks (NEL, U+2028, U+2029) and every other control character are escaped too.
+ */
+function comment(text: string): string {
+  const line = text.replace(
+    /[\p{Cc}\u2028\u2029]/gu,
+    (c) => ESCAPED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return `# ${line}\n`;
 }
 
 function collect(conversations: readonly Conversation[], options: WriteOptions): Recorded[] {
@@ -175,11 +202,18 @@ function scenarioDocument(scenario: Recorded, options: WriteOptions): Record<str
     // A client canceled it: how long the agent took to stop, for a replay's cancels.
     const { cancel } = body;
     if (cancel)
-      doc['cancel'] = { ...delay(cancel.after), ...(cancel.message && { message: cancel.message }) };
+      doc['cancel'] = {
+        ...delay(cancel.after),
+        ...(cancel.message && { message: literalText(cancel.message) }),
+      };
     doc['steps'] = stepsDocument(body.steps, options.redact);
-  } else if ('reply' in body)
-    doc['reply'] = { message: content(body.reply.parts, options.redact), ...delay(body.after) };
-  else doc['error'] = { ...body.error, ...delay(body.after) };
+  } else if ('reply' in body) {
+    const message = content(body.reply.parts.map(literalPart), options.redact);
+    doc['reply'] = { message, ...delay(body.after) };
+  } else {
+    const { type, message } = body.error;
+    doc['error'] = { type, message: literalText(message), ...delay(body.after) };
+  }
   return doc;
 }
 

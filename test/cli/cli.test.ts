@@ -335,4 +335,29 @@ describe('a2a-sim replay', () => {
       await t.close();
     }
   });
+
+  it('refuses a message no scenario matches with one line naming what is loaded, and exits 2', async () => {
+    const fixtures = fileURLToPath(new URL('../verdicts/fixtures/scenarios', import.meta.url));
+    const none = await run(['replay', 'zzz nothing', '--no-builtin-scenarios', '-s', fixtures]);
+    expect(none.code).toBe(2);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toBe(
+      'a2a-sim: Failed to replay "zzz nothing": no scenario matches this message and no fallback scenario is loaded; loaded: never-ends.\n',
+    );
+    // A scenario skipped for its problems would have matched: it is named.
+    const broken = await mkdtemp(join(dir, 'replay-'));
+    await writeFile(join(broken, 'broken.yaml'), BROKEN);
+    const skipped = await run(['replay', 'hello', '--no-builtin-scenarios', '-s', broken]);
+    expect(skipped.code).toBe(2);
+    expect(skipped.stderr).toMatch(
+      /^a2a-sim: Failed to replay "hello": no scenario matches .*; loaded: \(none\); skipped for their problems \(see a2a-sim validate\): \S*broken\.yaml\.\n$/,
+    );
+  });
+
+  it('prints what played before a refused follow-up, then the refusal on one line, and exits 2', async () => {
+    const result = await run(['replay', 'What is the weather today?', '--then', 'again']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toMatch(/completed\s*\n$/);
+    expect(result.stderr).toMatch(/^a2a-sim: Failed to replay "again": .*already completed[^\n]*\n$/);
+  });
 });

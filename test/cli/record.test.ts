@@ -2,11 +2,12 @@
  * `a2a-sim record` and `serve --proxy` as a user runs them: the built CLI in a child process in
  * front of a real @a2a-js/sdk agent.
  */
+import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, serve, serveRefused } from '../helpers/cli.js';
+import { CLI, run, serve, serveRefused } from '../helpers/cli.js';
 import { startUpstreamAgent, type UpstreamAgent } from '../helpers/upstream-agent.js';
 import { callJson } from '../helpers/wire.js';
 
@@ -112,6 +113,42 @@ describe('a2a-sim record', () => {
       }
       expect(await readdir(dir)).toContain('please-fail.yaml');
     }
+  });
+
+  it('on SIGTERM, passes it on to the client command, and writes the files once the command is gone', async () => {
+    const dir = join(out, 'interrupted');
+    const hanging = `${CLIENT}\nconsole.log('pid client', process.pid);\nsetTimeout(() => {}, 3_600_000);\n`;
+    const recorder = spawn(process.execPath, [
+      CLI,
+      'record',
+      '--target',
+      agent.url,
+      '--port',
+      '0',
+      '--out',
+      dir,
+      '--',
+      process.execPath,
+      '--input-type=module',
+      '-e',
+      hanging,
+    ]);
+    let stdout = '';
+    const closed = new Promise<number | null>((resolve) => recorder.on('close', resolve));
+    const pid = await new Promise<number>((resolve, reject) => {
+      recorder.stdout.on('data', (chunk) => {
+        stdout += chunk;
+        const match = /^pid client (\d+)$/m.exec(stdout);
+        if (match) resolve(Number(match[1]));
+      });
+      void closed.then(() => reject(new Error(`record ended first: ${stdout}`)));
+    });
+    recorder.kill('SIGTERM');
+    // Ended by the signal passed on: a failed run, with what it recorded written.
+    expect(await closed).toBe(1);
+    expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
+    expect(stdout).toContain('Recorded 1 conversation(s) into 1 scenario(s) and an agent file');
+    expect(await readdir(dir)).toContain('what-is-the-weather-in-oslo.yaml');
   });
 
   it('refuses to start without an agent, or with an agent it cannot read', async () => {

@@ -10,9 +10,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { A2AError } from '../../src/domain/errors.js';
 import type { Message, TaskEvent, TaskState } from '../../src/domain/types.js';
+import { renderParts, renderText } from '../../src/engine/content.js';
+import { Random } from '../../src/lib/random.js';
 import type { Conversation, Turn } from '../../src/record/conversations.js';
 import { writeRecording, type MatchBy } from '../../src/record/write.js';
 import { parseScenario } from '../../src/scenario/load.js';
+import type { PartTemplate, Scenario } from '../../src/scenario/model.js';
 
 const user = (text: string, extra: Partial<Message> = {}): Message => ({
   messageId: `msg-${text.length}`,
@@ -153,6 +156,144 @@ describe('writeRecording', () => {
     expect(scenarios['hello']).toMatchObject({ reply: { message: 'Hi!', after: '40ms' } });
     expect(scenarios['hack-it']).toMatchObject({
       error: { type: 'UnsupportedOperationError', message: 'Not that.', after: '10ms' },
+    });
+  });
+
+  it("writes the card's name and the URL in the header comment harmlessly, whatever they hold", async () => {
+    const name = 'Desk\npriority: 1000\nfallback: true\r\nchaos: flaky-mobile\u2028tags: [x]\u0085y: 1';
+    const url = 'http://agent/\nmatch: []';
+    const files = await writeRecording([task(turn(user('Track order 42'), [[20, status('completed')]]))], {
+      out,
+      match: 'text',
+      redact: [],
+      source: {
+        url,
+        binding: 'rest',
+        card: {
+          name,
+          description: 'A desk',
+          skills: [],
+          streaming: true,
+          pushNotifications: false,
+          extensions: [],
+        },
+      },
+      date: '2026-12-01',
+    });
+    expect(files.map((f) => basename(f))).toEqual([
+      'track-order-42.yaml',
+      'desk-priority-1000-fallback-true-chaos.agent.yaml',
+    ]);
+    const [scenarioFile, agentFile] = await Promise.all(files.map((f) => readFile(f, 'utf8')));
+    for (const text of [scenarioFile!, agentFile!]) {
+      const [first, ...rest] = text.split('\n');
+      expect(first).toContain(
+        'Desk\\npriority: 1000\\nfallback: true\\r\\nchaos: flaky-mobile\\u2028tags: [x]\\u0085y: 1 at http://agent/\\nmatch: [] (rest)',
+      );
+      expect(rest.filter((line) => line.startsWith('#'))).toEqual([]);
+    }
+    expect(Object.keys(parse(scenarioFile!))).toEqual(['description', 'match', 'steps']);
+    const { scenario, issues } = await parseScenario('track-order-42', files[0]!, scenarioFile!);
+    expect(issues).toEqual([]);
+    expect(scenario).toMatchObject({ priority: 0, fallback: false, match: [{ text: /Track order 42/i }] });
+    expect(scenario!.chaos).toBeUndefined();
+    expect(parse(agentFile!)).toMatchObject({ name, scenarios: ['track-order-42'] });
+    expect(Object.keys(parse(agentFile!))).toEqual(['name', 'description', 'scenarios']);
+  });
+
+  describe('writes any agent text so that it replays as itself', () => {
+    /** Braces on their own, beside each other, and beside what becomes a template (the ids, the input). */
+    const TEXTS = [
+      '{abc}',
+      '{{x}}',
+      '{task-1}',
+      '{{task-1}}',
+      '{{{task-1}}}',
+      '}}{{',
+      '{ctx-1}}}',
+      '{',
+      '}',
+      '{{',
+      'a {{ b }} c {{',
+      '{{pick "{{"}}',
+      '"}}" {{task-1',
+      '{Track my order}',
+      'task-1{ctx-1}',
+    ];
+    const scope = {
+      inputText: 'Track my order',
+      inputMessageId: 'msg-14',
+      taskId: 'task-1',
+      contextId: 'ctx-1',
+      nowMs: 0,
+      random: new Random('braces'),
+      vars: {},
+    };
+    const played = (parts: PartTemplate[] | undefined) => renderParts(parts!, scope).map((p: any) => p.text);
+
+    async function load(conversation: Conversation): Promise<Scenario> {
+      const [file] = await writeRecording([conversation], {
+        out,
+        match: 'text',
+        redact: [],
+        source: { url: 'http://agent', binding: 'rest', name: 'desk' },
+        date: '2026-12-01',
+      });
+      const { scenario, issues } = await parseScenario(
+        'track-my-order',
+        file!,
+        await readFile(file!, 'utf8'),
+      );
+      expect(issues).toEqual([]);
+      return scenario!;
+    }
+
+    it('in the steps of a task, beside the ids and the input it echoes', async () => {
+      const events = TEXTS.map((text, i): [number, TaskEvent] => [
+        i,
+        status(i === TEXTS.length - 1 ? 'completed' : 'working', text),
+      ]);
+      const scenario = await load(task(turn(user('Track my order'), events)));
+      if (scenario.script.kind !== 'steps') throw new Error(scenario.script.kind);
+      const texts = scenario.script.steps.map((step) =>
+        'message' in step ? played(step.message)[0] : undefined,
+      );
+      expect(texts).toEqual(TEXTS);
+    });
+
+    it('in a direct reply, an error and a cancel message', async () => {
+      for (const text of TEXTS) {
+        const reply = await load({
+          turns: [turn(user('Track my order'), [])],
+          outcome: {
+            kind: 'message',
+            atMs: 10,
+            message: { messageId: 'r', role: 'agent', parts: [{ kind: 'text', text }] },
+          },
+        });
+        if (reply.script.kind !== 'reply') throw new Error(reply.script.kind);
+        expect(played(reply.script.variants[0]!.message)).toEqual([text]);
+        const error = await load({
+          turns: [turn(user('Track my order'), [])],
+          outcome: { kind: 'error', atMs: 10, error: new A2AError('UnsupportedOperationError', text) },
+        });
+        if (error.script.kind !== 'error') throw new Error(error.script.kind);
+        expect(renderText(error.script.message!, scope)).toBe(text);
+        const canceled = await load(
+          task(turn(user('Track my order'), [[20, status('canceled', text)]], { cancelAtMs: 10 })),
+        );
+        expect(played(canceled.cancel.message)).toEqual([text]);
+      }
+    });
+
+    it('in a URL part', async () => {
+      const url = 'https://files.example/{task-1}/{{name}}';
+      const message = { messageId: 'a', role: 'agent' as const, parts: [{ kind: 'url' as const, url }] };
+      const status: TaskEvent = { kind: 'status', status: { state: 'completed', timestamp: '', message } };
+      const scenario = await load(task(turn(user('Track my order'), [[10, status]])));
+      if (scenario.script.kind !== 'steps') throw new Error(scenario.script.kind);
+      const [step] = scenario.script.steps;
+      expect(renderParts((step as { message: PartTemplate[] }).message, scope)).toMatchObject([{ url }]);
     });
   });
 });

@@ -4,10 +4,12 @@
  * exit code that fails when a MUST rule failed or the command did.
  */
 import { writeFile } from 'node:fs/promises';
+import { constants } from 'node:os';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { COMMANDS } from '../../config/commands.js';
 import { createSimulator } from '../../index.js';
-import { runClientCommand } from '../client-command.js';
+import { formatDuration } from '../../lib/duration.js';
+import { runClientCommand, type ClientExit } from '../client-command.js';
 import { combine, loadCurricula } from '../../verdicts/curriculum.js';
 import { junitXml, verdictTable } from '../../verdicts/report.js';
 import { withOptions } from '../options.js';
@@ -33,6 +35,13 @@ export const examCommand: CommandModule<object, ExamArgs> = {
         .filter(Boolean),
     );
     const { chaos, speed, eventTtl, rules, thresholds } = combine(curricula);
+    // Only loopback clients reach the exam's simulator, and they need no token: a CI job's token
+    // for a simulator served elsewhere neither stops the exam nor guards it.
+    if (process.env['A2A_SIM_ADMIN_TOKEN'] !== undefined) {
+      process.stderr.write(
+        'a2a-sim exam: A2A_SIM_ADMIN_TOKEN is not read: the simulator listens on 127.0.0.1 only, where the control plane (/_sim) needs no token\n',
+      );
+    }
     const sim = await createSimulator({
       port: 0,
       logLevel: 'warn',
@@ -51,6 +60,7 @@ export const examCommand: CommandModule<object, ExamArgs> = {
     const outcome = await runClientCommand(sim, command, argv.timeout);
     // Judged against the tasks as they are when the client is done, before closing forgets them.
     const clients = sim.verdicts();
+    const { url } = sim;
     await sim.close();
     process.stdout.write(`\n${verdictTable(clients, rules)}`);
     if (argv.junit) await writeFile(argv.junit, junitXml(clients, rules, command.join(' ')));
@@ -58,12 +68,20 @@ export const examCommand: CommandModule<object, ExamArgs> = {
       c.verdicts.some((v) => rules.includes(v.rule) && v.level === 'MUST' && v.outcome === 'fail'),
     );
     const failures = [
-      ...(outcome.code !== 0
-        ? [outcome.timedOut ? `the command ran past --timeout` : `the command exited with ${outcome.code}`]
-        : []),
+      ...commandFailures(outcome, argv.timeout),
+      ...(clients.length === 0 ? [`no client called the simulator at ${url}`] : []),
       ...(mustFailed ? ['a MUST rule failed'] : []),
     ];
     process.stdout.write(failures.length ? `exam failed: ${failures.join('; ')}\n` : 'exam passed\n');
-    process.exit(failures.length ? 1 : 0);
+    // Stopped by a signal, the exit code says which, as a shell's does (130 for SIGINT).
+    const { interrupted } = outcome;
+    process.exit(interrupted ? 128 + constants.signals[interrupted] : failures.length ? 1 : 0);
   },
 };
+
+/** How the command's run fails the exam: a timeout or an interruption whatever its exit code. */
+function commandFailures({ code, timedOut, interrupted }: ClientExit, timeoutMs: number): string[] {
+  if (interrupted) return [`the exam was interrupted (${interrupted}) and the command stopped`];
+  if (timedOut) return [`the command ran past --timeout ${formatDuration(timeoutMs)} and was stopped`];
+  return code !== 0 ? [`the command exited with ${code}`] : [];
+}
