@@ -1,6 +1,5 @@
 /** The rules about single calls: Retry-After, answering the task that asked, revalidating the card. */
-import { isTerminal } from '../domain/lifecycle.js';
-import { evidence, showedState, type Finding, type Rule } from './rule.js';
+import { evidence, lastState, type Finding, type Rule } from './rule.js';
 
 export const retryAfter: Rule = {
   id: 'retry-after',
@@ -55,9 +54,11 @@ export const inputRequiredContinuation: Rule = {
           waiting.clear();
         }
       }
-      if (call.taskId !== undefined && showedState(call, 'input-required')) waiting.add(call.taskId);
-      if (call.taskId !== undefined && call.state !== undefined && isTerminal(call.state))
-        waiting.delete(call.taskId);
+      // Whether the task waits is what the call showed last: a streamed follow-up opens with the
+      // task still input-required, then shows it working and done.
+      const last = call.taskId === undefined ? undefined : lastState(call);
+      if (last === 'input-required') waiting.add(call.taskId!);
+      else if (last !== undefined) waiting.delete(call.taskId!);
     }
     return finding;
   },

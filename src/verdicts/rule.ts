@@ -63,8 +63,14 @@ export function showedTerminal(call: Observation): boolean {
   return (call.delivered ?? []).some((d) => !d.synthetic && d.state !== undefined && isTerminal(d.state));
 }
 
-export function showedState(call: Observation, state: TaskState): boolean {
-  return call.state === state || (call.delivered ?? []).some((d) => !d.synthetic && d.state === state);
+/** The last real state the call showed the client: its answer's, or its stream's last. */
+export function lastState(call: Observation): TaskState | undefined {
+  const delivered = call.delivered ?? [];
+  for (let i = delivered.length - 1; i >= 0; i--) {
+    const d = delivered[i]!;
+    if (!d.synthetic && d.state !== undefined) return d.state;
+  }
+  return call.state;
 }
 
 export function evidence(call: Observation, detail: string, seq?: number): Evidence {

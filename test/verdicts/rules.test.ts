@@ -125,15 +125,25 @@ describe('the polling rules', () => {
     expect(judge('no-poll-after-terminal', [get(0, 'completed', 't1'), get(10, 'completed', 't1')])).toBe(
       'fail',
     );
-    expect(
-      judge('no-poll-after-terminal', [
-        stream(0, states('working', 'completed')),
-        get(10, 'completed', 't1'),
-      ]),
-    ).toBe('fail');
     expect(judge('no-poll-after-terminal', [stream(0, states('working', 'completed'))])).toBe(
       'not exercised',
     );
+  });
+
+  it('no-poll-after-terminal: one GetTask after a stream or send showed the end is a read, not polling (§3.1.3)', () => {
+    const streamed = stream(0, states('working', 'completed'));
+    expect(judge('no-poll-after-terminal', [streamed, get(10, 'completed', 't1')])).toBe('pass');
+    const sent: Observation = { atMs: 0, kind: 'send', taskId: 't1', state: 'completed' };
+    expect(judge('no-poll-after-terminal', [sent, get(10, 'completed', 't1')])).toBe('pass');
+    // A read refused with 503 and retried is still one read.
+    const refused: Observation = {
+      ...get(10, 'completed', 't1'),
+      error: { type: 'UnavailableError', reason: 'X' },
+    };
+    expect(judge('no-poll-after-terminal', [sent, refused, get(1010, 'completed', 't1')])).toBe('pass');
+    expect(
+      judge('no-poll-after-terminal', [streamed, get(10, 'completed', 't1'), get(20, 'completed', 't1')]),
+    ).toBe('fail');
   });
 });
 
@@ -175,6 +185,22 @@ describe('the call rules', () => {
       'fail',
     );
     expect(judge('input-required-continuation', [asked])).toBe('not exercised');
+  });
+
+  it('input-required-continuation: a streamed follow-up that continued the task leaves nothing waiting', () => {
+    // Book me a flight over message:stream, the answer over message:stream with the same taskId
+    // (its opening Task still shows input-required), then a new conversation.
+    const asked = stream(0, states('submitted', 'input-required'));
+    const answered = stream(10, [
+      { seq: 3, state: 'input-required' },
+      { seq: 4, state: 'working' },
+      { seq: 5, state: 'completed' },
+    ]);
+    const next: Observation = { atMs: 20, kind: 'stream', taskId: 't9', delivered: states('submitted') };
+    const calls = [asked, { ...answered, continues: 't1' }, next];
+    expect(judge('input-required-continuation', calls)).toBe('pass');
+    // The same follow-up without the task's id started a new task instead.
+    expect(judge('input-required-continuation', [asked, { ...next, atMs: 10 }])).toBe('fail');
   });
 
   it('card-revalidation: a card fetched again is asked for conditionally', () => {
