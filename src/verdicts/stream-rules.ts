@@ -131,7 +131,9 @@ export const unknownState: Rule = {
   judge({ calls, facts }) {
     const finding: Finding = { exercised: 0, failures: [] };
     for (const [taskId, taskCalls] of callsByTask(calls)) {
-      const at = taskCalls.findIndex((c) => c.delivered?.some((d) => d.synthetic && d.state === 'unknown'));
+      // A stream cut right after the made-up state, before any real event, left the client nothing
+      // to show how it copes: the cut is no-lost-events' to judge, not this rule's.
+      const at = taskCalls.findIndex((c) => unknownIndex(c) >= 0 && !cutAfterUnknown(c));
       if (at < 0) continue;
       const known = facts(taskId);
       if (known && !isTerminal(known.state)) continue;
@@ -155,7 +157,12 @@ export const unknownState: Rule = {
 const OVERLOAD = new Set(['UnavailableError', 'ResourceExhaustedError', 'ConnectionFault']);
 
 function unknownIndex(call: Observation): number {
-  return call.delivered!.findIndex((d) => d.synthetic && d.state === 'unknown');
+  return (call.delivered ?? []).findIndex((d) => d.synthetic && d.state === 'unknown');
+}
+
+/** Whether the stream was cut after its unknown state with no real event after it. */
+function cutAfterUnknown(call: Observation): boolean {
+  return call.ended === 'cut' && !call.delivered!.slice(unknownIndex(call) + 1).some((d) => !d.synthetic);
 }
 
 function lastDelivered(calls: readonly Observation[]): number {

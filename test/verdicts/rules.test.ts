@@ -93,6 +93,23 @@ describe('the stream rules', () => {
     expect(judge('unknown-state', [stream(0, [unknown, ...states('working')])])).toBe('fail');
     expect(judge('unknown-state', [stream(0, states('working', 'completed'))])).toBe('not exercised');
   });
+
+  it('unknown-state: a stream cut right after the unknown state is not charged to it (no-lost-events judges the cut)', () => {
+    const unknown: Delivered = { synthetic: true, state: 'unknown' };
+    // The client gave up after the cut: one fault, judged by no-lost-events only.
+    const cut = stream(0, [{ seq: 1, state: 'submitted' }, unknown], { ended: 'cut' });
+    expect(judge('unknown-state', [cut])).toBe('not exercised');
+    expect(judge('no-lost-events', [cut])).toBe('fail');
+    // A later stream with the quirk and real events after it is judged.
+    const resumed = subscribe(10, 1, [unknown, { seq: 2, state: 'working' }]);
+    expect(judge('unknown-state', [cut, { ...resumed, ended: 'clean' }])).toBe('fail');
+    const finished = subscribe(10, 1, [
+      unknown,
+      { seq: 2, state: 'working' },
+      { seq: 5, state: 'completed' },
+    ]);
+    expect(judge('unknown-state', [cut, finished])).toBe('pass');
+  });
 });
 
 describe('the polling rules', () => {
