@@ -40,6 +40,12 @@ export interface JudgeOptions {
   report?(error: unknown): void;
 }
 
+/**
+ * The client name (`X-Sim-Client`) of the dashboard's talk panel (src/admin/dashboard/agent.js):
+ * its calls are a demo, not a client under test, and are left out of the verdicts.
+ */
+export const DASHBOARD_CLIENT = 'a2a-sim-dashboard';
+
 const MAX_CALLS_PER_CLIENT = 5_000;
 const MAX_CLIENTS = 1_000;
 /** What the judge keeps by default: about 100,000 calls, or fewer with long streams. */
@@ -100,6 +106,7 @@ export class Judge {
 
   /** A call arrived; its exchange record is filled in as its answer goes out. */
   observe(identity: ClientIdentity, call: Observation): void {
+    if (identity.id === DASHBOARD_CLIENT) return;
     let client = this.clients.get(identity.id);
     if (!client) {
       // Past the cap, the client heard from least recently is forgotten (rare: a scan is fine).

@@ -39,3 +39,29 @@ describe('input-required-continuation over message:stream', () => {
     expect(v.outcome).toBe('pass');
   });
 });
+
+describe("the dashboard's talk panel", () => {
+  it('names its calls as the dashboard, which the judge leaves out of the verdicts', async () => {
+    t = await startSim();
+    const sim = t;
+    // The page's own module, run as the page runs it: beside /_sim/, with the browser's fetch.
+    const agentJs = '../../src/admin/dashboard/agent.js';
+    const { sendToAgent } = (await import(agentJs)) as {
+      sendToAgent(choice: object, onAnswer: (summary: { state?: string }) => void): Promise<void>;
+    };
+    const location = { href: `${sim.url}/_sim/` };
+    Object.assign(globalThis, { location });
+    try {
+      const states: (string | undefined)[] = [];
+      const choice = { agent: '', binding: 'rest', stream: false, text: 'What is the weather today?' };
+      await sim.drive(sendToAgent(choice, (summary) => states.push(summary.state)));
+      expect(states).toEqual(['completed']);
+      await sim.drive(sendToAgent({ ...choice, binding: 'jsonrpc' }, () => {}));
+    } finally {
+      Reflect.deleteProperty(globalThis, 'location');
+    }
+    const sent = sim.sim.journal.list().filter((e) => e.method === 'POST');
+    expect(sent.map((e) => e.headers['x-sim-client'])).toEqual(['a2a-sim-dashboard', 'a2a-sim-dashboard']);
+    expect(sim.sim.verdicts()).toEqual([]);
+  });
+});
