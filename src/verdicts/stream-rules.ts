@@ -23,12 +23,12 @@ export const resumeCursor: Rule = {
         finding.exercised++;
         const last = lastDelivered(taskCalls.slice(0, taskCalls.indexOf(reconnect)));
         if (reconnect.cursor === undefined && last > 0) {
+          // A cursor the server refused (not a seq, a bad afterSeq) is no cursor at all.
+          const sent = reconnect.error
+            ? `with no cursor the server could use (refused: ${reconnect.error.reason})`
+            : 'without a cursor';
           finding.failures.push(
-            evidence(
-              reconnect,
-              `reconnected without a cursor after events up to seq ${last} were delivered`,
-              last,
-            ),
+            evidence(reconnect, `reconnected ${sent} after events up to seq ${last} were delivered`, last),
           );
         } else if (reconnect.cursor !== undefined && reconnect.cursor > last) {
           finding.failures.push(

@@ -7,7 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RuleVerdict } from '../../src/index.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
 import { postSse } from '../helpers/sse.js';
-import { v1Send, V1_HEADERS } from '../helpers/wire.js';
+import { callJson, chaosHeader, rpc, rpcEnvelope, v03Send, v1Send, V1_HEADERS } from '../helpers/wire.js';
+
+const REPORT = 'Write a long report on climate change';
 
 let t: TestSim | undefined;
 afterEach(() => t?.close());
@@ -63,5 +65,56 @@ describe("the dashboard's talk panel", () => {
     const sent = sim.sim.journal.list().filter((e) => e.method === 'POST');
     expect(sent.map((e) => e.headers['x-sim-client'])).toEqual(['a2a-sim-dashboard', 'a2a-sim-dashboard']);
     expect(sim.sim.verdicts()).toEqual([]);
+  });
+});
+
+describe('a resume refused while it is read', () => {
+  it("counts a Last-Event-ID the server refuses as the client's resume, and the refusal (REST)", async () => {
+    t = await startSim();
+    const sim = t;
+    const headers = { ...as('bad-cursor'), ...chaosHeader('drop-after-events=2') };
+    const cut = await sim.drive(
+      postSse(`${sim.url}/message:stream`, v1Send(REPORT), headers).then((s) => s.rest()),
+    );
+    const taskId: string = cut[0]!.json.task.id;
+    for (let i = 0; i < 3; i++) {
+      const refused = await callJson(sim, 'GET', `/tasks/${taskId}:subscribe`, {
+        headers: { ...as('bad-cursor'), Accept: 'text/event-stream', 'Last-Event-ID': 'undefined' },
+      });
+      expect(refused.status).toBe(400);
+    }
+    const resume = verdict(t, 'bad-cursor', 'resume-cursor');
+    expect(resume.exercised).toBe(1);
+    expect(resume.evidence[0]!.detail).toMatch(/refused/);
+    const check = verdict(t, 'bad-cursor', 'get-after-failed-resume');
+    expect([check.outcome, check.exercised]).toEqual(['fail', 3]);
+  });
+
+  it('counts an afterSeq the gateway refuses while decoding the params', async () => {
+    t = await startSim();
+    const sim = t;
+    const gateway = `${sim.url}/agents/a2a`;
+    const headers = { 'X-Sim-Client': 'gw-client', ...chaosHeader('drop-after-events=2') };
+    const envelope = (method: string, params: unknown, id: string) =>
+      rpcEnvelope(method, params, { id, agent_code: 'explore' });
+    const cut = await sim.drive(
+      postSse(gateway, envelope('message/stream', v03Send(REPORT), 's-1'), headers).then((s) => s.rest()),
+    );
+    const taskId: string = cut[0]!.json.result.id;
+    const refused = await sim.drive(
+      postSse(gateway, envelope('tasks/resubscribe', { taskId, afterSeq: 'two' }, 'r-1'), headers).then((s) =>
+        s.rest(),
+      ),
+    );
+    expect(refused.at(-1)!.json.error.code).toBe(-32602);
+    await rpc(
+      sim,
+      'tasks/get',
+      { id: taskId },
+      { path: '/agents/a2a', headers, envelope: { agent_code: 'explore' } },
+    );
+    const check = verdict(t, 'gw-client', 'get-after-failed-resume');
+    expect([check.outcome, check.exercised]).toEqual(['pass', 1]);
+    expect(verdict(t, 'gw-client', 'resume-cursor').exercised).toBe(1);
   });
 });
