@@ -26,7 +26,7 @@ export interface ClientVerdicts {
   client: string;
   identifiedBy: ClientIdentity['by'];
   calls: number;
-  /** Whether every MUST rule that applied held. */
+  /** Whether every MUST rule that applied held (advice never fails it). */
   passed: boolean;
   verdicts: RuleVerdict[];
 }
@@ -209,9 +209,22 @@ export class Judge {
   private judge(record: ClientRecord): ClientVerdicts {
     const input = { calls: record.calls, facts: this.options.facts, thresholds: this.thresholds };
     const verdicts = RULES.map((rule): RuleVerdict => {
-      const { exercised, failures } = this.apply(rule, input);
-      const outcome: Outcome = failures.length ? 'fail' : exercised ? 'pass' : 'not exercised';
+      const { exercised, failures, advice = [] } = this.apply(rule, input);
       const { id, level, source, checks } = rule;
+      if (!failures.length && advice.length && rule.advice) {
+        // Only where the rule is advice did the client fall short: the verdict rests on that source.
+        const rests = `On the ${rule.advice.bindings}: ${rule.advice.source}`;
+        return {
+          rule: id,
+          level: 'SHOULD',
+          source: rests,
+          checks,
+          outcome: 'advice',
+          exercised,
+          evidence: advice,
+        };
+      }
+      const outcome: Outcome = failures.length ? 'fail' : exercised ? 'pass' : 'not exercised';
       return { rule: id, level, source, checks, outcome, exercised, evidence: failures };
     });
     return {

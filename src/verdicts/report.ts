@@ -1,11 +1,17 @@
 /**
  * An exam's verdicts as a person reads them (a table per client) and as CI reads them (JUnit XML:
- * one testcase per rule, a failure for `fail`, a skip for `not exercised`).
+ * one testcase per rule, a failure for `fail`, a skip for `not exercised`, a pass that says what
+ * it advises for `advice`).
  */
 import type { ClientVerdicts, RuleVerdict } from './judge.js';
 import type { Evidence } from './rule.js';
 
-const MARK: Record<RuleVerdict['outcome'], string> = { pass: 'pass', fail: 'FAIL', 'not exercised': '-' };
+const MARK: Record<RuleVerdict['outcome'], string> = {
+  pass: 'pass',
+  fail: 'FAIL',
+  advice: 'advice',
+  'not exercised': '-',
+};
 
 export function verdictTable(clients: readonly ClientVerdicts[], rules: readonly string[]): string {
   if (!clients.length) return 'No client called the simulator: nothing to judge.\n';
@@ -17,7 +23,7 @@ export function verdictTable(clients: readonly ClientVerdicts[], rules: readonly
         const [first] = v.evidence;
         const more = v.evidence.length > 1 ? ` (and ${v.evidence.length - 1} more)` : '';
         const why = first ? `  ${first.taskId ? `${first.taskId}: ` : ''}${first.detail}${more}` : '';
-        return `  ${MARK[v.outcome].padEnd(5)} ${v.level.padEnd(6)} ${v.rule.padEnd(28)}${why}`;
+        return `  ${MARK[v.outcome].padEnd(6)} ${v.level.padEnd(6)} ${v.rule.padEnd(28)}${why}`;
       });
       const head = `client ${client.client} (by ${client.identifiedBy}, ${client.calls} calls): ${passed ? 'passed' : 'FAILED'}`;
       return [head, ...rows].join('\n');
@@ -38,6 +44,9 @@ export function junitXml(
     const cases = verdicts.map((v) => {
       const open = `    <testcase classname="${xml(`a2a-sim.${client.client}`)}" name="${xml(v.rule)}">`;
       if (v.outcome === 'pass') return `${open}</testcase>`;
+      // Advice is no failure: the testcase passes, and says what it advises.
+      if (v.outcome === 'advice')
+        return `${open}\n      <system-out>${xml(['advice:', ...summarized(v.evidence), v.source].join('\n'))}</system-out>\n    </testcase>`;
       if (v.outcome === 'not exercised') return `${open}<skipped message="not exercised"/></testcase>`;
       const evidence = summarized(v.evidence).join('\n');
       return `${open}\n      <failure message="${xml(`${v.level}: ${v.evidence[0]?.detail ?? v.checks}`)}">${xml(evidence)}</failure>\n    </testcase>`;

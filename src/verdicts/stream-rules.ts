@@ -10,28 +10,35 @@ export const resumeCursor: Rule = {
   id: 'resume-cursor',
   level: 'MUST',
   source:
-    'Seeds 002/003: resume with afterSeq set to the last SSE id fully processed; A2A §3.1.6 (Last-Event-ID)',
+    'Seed 002, for tasks/resubscribe through the gateway and the v0.3 dialect: afterSeq is the last SSE id the client fully processed and persisted',
+  advice: {
+    bindings: 'v1.0 bindings',
+    source:
+      'A2A v1.0 §3.1.6: SubscribeToTask starts with the Task as it is and defines no cursor (a resume rebuilds from that snapshot; no-lost-events judges loss); resumable streams are an open proposal, A2A #1986',
+  },
   checks:
-    'A reconnect after a dropped stream carries a cursor, present whenever events had been delivered, and not beyond the last event delivered to that client.',
+    'A reconnect after a dropped stream carries a cursor (afterSeq, Last-Event-ID), present whenever events had been delivered, and not beyond the last event delivered to that client; on the v1.0 bindings, advice only.',
   judge({ calls }) {
-    const finding: Finding = { exercised: 0, failures: [] };
+    const finding: Finding = { exercised: 0, failures: [], advice: [] };
     for (const taskCalls of callsByTask(calls).values()) {
       taskCalls.forEach((call, i) => {
         if (!isStream(call) || call.ended !== 'cut') return;
         const reconnect = taskCalls.slice(i + 1).find((c) => c.kind === 'subscribe');
         if (!reconnect) return;
         finding.exercised++;
+        // v1.0 asks for no cursor: there the finding is advice (PROTOCOL.md §13).
+        const found = reconnect.read?.version === '1.0' ? finding.advice! : finding.failures;
         const last = lastDelivered(taskCalls.slice(0, taskCalls.indexOf(reconnect)));
         if (reconnect.cursor === undefined && last > 0) {
           // A cursor the server refused (not a seq, a bad afterSeq) is no cursor at all.
           const sent = reconnect.error
             ? `with no cursor the server could use (refused: ${reconnect.error.reason})`
             : 'without a cursor';
-          finding.failures.push(
+          found.push(
             evidence(reconnect, `reconnected ${sent} after events up to seq ${last} were delivered`, last),
           );
         } else if (reconnect.cursor !== undefined && reconnect.cursor > last) {
-          finding.failures.push(
+          found.push(
             evidence(
               reconnect,
               `resumed after seq ${reconnect.cursor}, but only events up to seq ${last} were delivered`,

@@ -118,3 +118,53 @@ describe('a resume refused while it is read', () => {
     expect(verdict(t, 'gw-client', 'resume-cursor').exercised).toBe(1);
   });
 });
+
+describe('resume-cursor, by binding (PROTOCOL.md §13)', () => {
+  /** Streams the report, cut after two events, then subscribes again without a cursor. */
+  async function resumeWithoutCursor(sim: TestSim, client: string, version: '1.0' | '0.3') {
+    const headers = { 'X-Sim-Client': client, ...chaosHeader('drop-after-events=2') };
+    if (version === '1.0') {
+      const cut = await sim.drive(
+        postSse(`${sim.url}/message:stream`, v1Send(REPORT), { ...V1_HEADERS, ...headers }).then((s) =>
+          s.rest(),
+        ),
+      );
+      const taskId: string = cut[0]!.json.task.id;
+      const resumed = await sim.drive(
+        callJson(sim, 'GET', `/tasks/${taskId}:subscribe`, {
+          headers: { ...V1_HEADERS, 'X-Sim-Client': client, Accept: 'text/event-stream' },
+        }),
+      );
+      expect(resumed.status).toBe(200);
+    } else {
+      const cut = await sim.drive(
+        postSse(`${sim.url}/`, rpcEnvelope('message/stream', v03Send(REPORT)), headers).then((s) => s.rest()),
+      );
+      const taskId: string = cut[0]!.json.result.id;
+      const resumed = await sim.drive(
+        postSse(`${sim.url}/`, rpcEnvelope('tasks/resubscribe', { id: taskId }), {
+          'X-Sim-Client': client,
+        }).then((s) => s.rest()),
+      );
+      expect(resumed.at(-1)!.json.result.final).toBe(true);
+    }
+  }
+
+  it('is advice on a v1.0 binding: the client rebuilt from the snapshot', async () => {
+    t = await startSim();
+    await resumeWithoutCursor(t, 'v1-client', '1.0');
+    const v = verdict(t, 'v1-client', 'resume-cursor');
+    expect([v.outcome, v.level]).toEqual(['advice', 'SHOULD']);
+    expect(v.source).toContain('A2A #1986');
+    expect(verdict(t, 'v1-client', 'no-lost-events').outcome).toBe('pass');
+    expect(t.sim.verdicts('v1-client')[0]!.passed).toBe(true);
+  });
+
+  it('is a MUST on the v0.3 dialect: afterSeq (seed 002)', async () => {
+    t = await startSim();
+    await resumeWithoutCursor(t, 'v03-client', '0.3');
+    const v = verdict(t, 'v03-client', 'resume-cursor');
+    expect([v.outcome, v.level]).toEqual(['fail', 'MUST']);
+    expect(t.sim.verdicts('v03-client')[0]!.passed).toBe(false);
+  });
+});

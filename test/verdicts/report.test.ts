@@ -49,10 +49,36 @@ describe('junitXml', () => {
   });
 });
 
+describe('advice', () => {
+  const advised: RuleVerdict = {
+    ...failed,
+    rule: 'resume-cursor',
+    outcome: 'advice',
+    source: 'On the v1.0 bindings: A2A #1986',
+    evidence: [
+      { taskId: 't1', detail: 'reconnected without a cursor after events up to seq 2 were delivered' },
+    ],
+  };
+  const advisedClient = { ...client, verdicts: [advised] };
+
+  it('passes its JUnit testcase and says what it advises, with the source', () => {
+    const xml = junitXml([advisedClient], ['resume-cursor'], 'x');
+    expect(xml).toContain('failures="0" skipped="0"');
+    expect(xml).not.toContain('<failure');
+    expect(xml).toMatch(/<system-out>advice:\nreconnected without a cursor[^<]*A2A #1986<\/system-out>/);
+  });
+
+  it('is marked advice in the table', () => {
+    expect(verdictTable([advisedClient], ['resume-cursor'])).toMatch(
+      /advice +SHOULD resume-cursor +t1: reconnected/,
+    );
+  });
+});
+
 describe('verdictTable', () => {
   it('shows the first finding of a failed rule and how many more there were', () => {
     const table = verdictTable([client], ['card-revalidation']);
-    expect(table).toContain('FAIL  SHOULD card-revalidation');
+    expect(table).toMatch(/FAIL +SHOULD card-revalidation/);
     expect(table).toContain(
       'fetched the card again without If-None-Match or If-Modified-Since (and 13 more)',
     );

@@ -16,12 +16,16 @@ const FACTS: Record<string, TaskFacts> = {
 
 function judge(ruleId: string, calls: Observation[], facts = FACTS) {
   const rule = RULES.find((r) => r.id === ruleId)!;
-  const { exercised, failures } = rule.judge({
+  const {
+    exercised,
+    failures,
+    advice = [],
+  } = rule.judge({
     calls,
     facts: (id) => facts[id],
     thresholds: DEFAULT_THRESHOLDS,
   });
-  return failures.length ? 'fail' : exercised ? 'pass' : 'not exercised';
+  return failures.length ? 'fail' : advice.length ? 'advice' : exercised ? 'pass' : 'not exercised';
 }
 
 const seqs = (...list: number[]): Delivered[] => list.map((seq) => ({ seq }));
@@ -60,6 +64,20 @@ describe('the stream rules', () => {
     expect(judge('resume-cursor', [cut, subscribe(10, undefined, seqs(3, 4, 5))])).toBe('fail');
     expect(judge('resume-cursor', [cut, subscribe(10, 4, seqs(5))])).toBe('fail');
     expect(judge('resume-cursor', [stream(0, seqs(1, 2, 3, 4, 5))])).toBe('not exercised');
+  });
+
+  it('resume-cursor: a MUST through the gateway and v0.3, advice on the v1.0 bindings (§3.1.6, A2A #1986)', () => {
+    const on = (version: '1.0' | '0.3', call: Observation): Observation => ({
+      ...call,
+      read: { binding: version === '1.0' ? 'REST' : 'gateway', version, operation: 'resubscribe' },
+    });
+    const cut = stream(0, seqs(1, 2), { ended: 'cut' });
+    const bare = subscribe(10, undefined, seqs(3, 4, 5));
+    expect(judge('resume-cursor', [cut, on('0.3', bare)])).toBe('fail');
+    // v1.0's SubscribeToTask starts with the task as it is: a client may rebuild from it.
+    expect(judge('resume-cursor', [cut, on('1.0', bare)])).toBe('advice');
+    expect(judge('resume-cursor', [cut, on('1.0', subscribe(10, 4, seqs(5)))])).toBe('advice');
+    expect(judge('resume-cursor', [cut, on('1.0', subscribe(10, 2, seqs(3, 4, 5)))])).toBe('pass');
   });
 
   it('no-lost-events: every event of the task, across connections, once it has ended', () => {
