@@ -132,7 +132,7 @@ export const noPollAfterTerminal: Rule = {
   id: 'no-poll-after-terminal',
   level: 'SHOULD',
   source:
-    'A2A §3.1.3 (GetTask fetches the final state once a stream has ended); seeds 002/003: polling stops at a terminal state',
+    'A2A v1.0 §3.1.3 (GetTask fetches the final state once a stream has ended); seeds 002/003: polling stops at a terminal state',
   checks:
     'No polling of a task once its terminal state is known: one GetTask after a stream or send showed the end is fine, a second one (or any after a GetTask showed it) is polling.',
   judge({ calls }) {

@@ -55,7 +55,8 @@ export const resumeCursor: Rule = {
 export const noLostEvents: Rule = {
   id: 'no-lost-events',
   level: 'MUST',
-  source: 'Seeds 002/003: persist the last processed SSE id and resume from it; A2A §3.1.6',
+  source:
+    'Seed 002: a stream cut before the end is resumed (tasks/resubscribe from the last event processed); A2A v1.0 §3.1.6: SubscribeToTask starts with the Task as it is, so a resume loses nothing',
   checks:
     'Across all its connections for a task, the client was delivered every event of the task: a cursor that skips, or not coming back after a drop before the end, fails.',
   judge({ calls, facts }) {
@@ -107,7 +108,7 @@ export const noLostEvents: Rule = {
 export const getAfterFailedResume: Rule = {
   id: 'get-after-failed-resume',
   level: 'SHOULD',
-  source: 'Seeds 002/003: after a failed resubscribe, call tasks/get before deciding anything',
+  source: 'Seed 002: after a failed resubscribe, confirm the task with tasks/get before deciding anything',
   checks:
     'After a resubscribe is refused (an expired or invalid cursor), the next call for that task is GetTask.',
   judge({ calls }) {
@@ -132,7 +133,8 @@ export const getAfterFailedResume: Rule = {
 export const unknownState: Rule = {
   id: 'unknown-state',
   level: 'MUST',
-  source: 'Seeds 002/003: tolerate unknown states and never take one for success; A2A §4.1.3',
+  source:
+    'Seeds 002/003: tolerate unknown states, never take one for success, keep the task unfinished; A2A v1.0 §4.1.3 (TaskState)',
   checks:
     'After an unknown state (the unknown-state quirk), the client keeps following the task to its real terminal state instead of stopping.',
   judge({ calls, facts }) {

@@ -57,6 +57,13 @@ const polls = (intervals: number[], state: TaskState = 'working') => {
   return [get(0, state), ...intervals.map((d) => get((at += d), state))];
 };
 
+describe('every rule', () => {
+  it.each(RULES.map((r) => [r.id, r] as const))('%s names the requirement it rests on', (_id, rule) => {
+    expect(rule.source).toMatch(/Seeds? 00[23]|A2A v1\.0 §\d|RFC \d+ §/);
+    if (rule.advice) expect(rule.advice.source).toMatch(/A2A v1\.0 §\d|A2A #\d+/);
+  });
+});
+
 describe('the stream rules', () => {
   it('resume-cursor: a reconnect after a drop resumes from the last event delivered, no further', () => {
     const cut = stream(0, seqs(1, 2), { ended: 'cut' });
