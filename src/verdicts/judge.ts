@@ -7,6 +7,8 @@
 import type { ClientIdentity } from '../runtime/api.js';
 import type { Observation } from './observation.js';
 import { deadline, wallNow } from '../lib/clock.js';
+import { isPaused } from '../domain/lifecycle.js';
+import { callsByTask, isStream } from './rule.js';
 import type { Evidence, Finding, Level, Outcome, RuleInput, TaskFacts } from './rule.js';
 import { RULES } from './rules.js';
 import { DEFAULT_THRESHOLDS, type VerdictThresholds } from './thresholds.js';
@@ -45,6 +47,11 @@ export interface JudgeOptions {
  * its calls are a demo, not a client under test, and are left out of the verdicts.
  */
 export const DASHBOARD_CLIENT = 'a2a-sim-dashboard';
+
+/** A stream that was cut, or that showed a made-up state: what the end of its task will judge. */
+const followedThroughFault = (call: Observation): boolean =>
+  isStream(call) &&
+  (call.ended === 'cut' || (call.delivered ?? []).some((d) => d.synthetic && d.state === 'unknown'));
 
 const MAX_CALLS_PER_CLIENT = 5_000;
 const MAX_CLIENTS = 1_000;
@@ -182,6 +189,27 @@ export class Judge {
         ? [...this.clients.values()]
         : [this.clients.get(client)].filter((c) => c !== undefined);
     return records.map((record) => this.judge(record));
+  }
+
+  /**
+   * Tasks still running whose verdicts wait for their end, with the client that was following
+   * each: its stream of the task was cut, or showed it a made-up state, and `no-lost-events` and
+   * `unknown-state` judge a task only once it has ended. A task paused for the client's input is
+   * left out: it ends only if the client answers. `a2a-sim exam` waits for these (within its
+   * timeout) before it judges, so that a client that abandoned a task is seen to lose its end.
+   * @example while (sim.awaitingVerdicts().length && !timedOut()) await sleep(100);
+   */
+  awaiting(client?: string): { client: string; taskId: string }[] {
+    const waiting: { client: string; taskId: string }[] = [];
+    for (const record of this.clients.values()) {
+      if (client !== undefined && record.identity.id !== client) continue;
+      for (const [taskId, calls] of callsByTask(record.calls)) {
+        if (!calls.some(followedThroughFault)) continue;
+        const known = this.options.facts(taskId);
+        if (known && !isPaused(known.state)) waiting.push({ client: record.identity.id, taskId });
+      }
+    }
+    return waiting;
   }
 
   /** Tasks that more than one client identity called about, with those identities. */

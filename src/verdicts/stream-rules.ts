@@ -62,7 +62,8 @@ export const noLostEvents: Rule = {
   judge({ calls, facts }) {
     const finding: Finding = { exercised: 0, failures: [] };
     for (const [taskId, taskCalls] of callsByTask(calls)) {
-      const streams = taskCalls.filter((c) => isStream(c) && c.delivered?.length);
+      // A stream cut before its first event counts too: a client that never came back lost it all.
+      const streams = taskCalls.filter((c) => isStream(c) && (c.delivered?.length || c.ended === 'cut'));
       const known = facts(taskId);
       // About drops and resumes: a client that hung up of its own accord lost nothing to the network.
       const dropped = taskCalls.some(
@@ -87,7 +88,9 @@ export const noLostEvents: Rule = {
       // A GetTask that showed the end gave the client the whole task: the way back the
       // requirements give after a refused resume.
       if (taskCalls.some((c) => c.kind === 'get' && showedTerminal(c))) continue;
-      const first = taskCalls[0]!.kind === 'stream' ? 1 : minOf(covered);
+      // From the first event, or the first the client had (a send or GetTask showed it those before);
+      // a client that was delivered nothing at all at least never had the end.
+      const first = taskCalls[0]!.kind === 'stream' ? 1 : covered.size ? minOf(covered) : known.latestSeq;
       const missing: number[] = [];
       for (let seq = first; seq <= known.latestSeq; seq++) if (!covered.has(seq)) missing.push(seq);
       if (missing.length) {

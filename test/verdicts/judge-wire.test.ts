@@ -168,3 +168,21 @@ describe('resume-cursor, by binding (PROTOCOL.md §13)', () => {
     expect(t.sim.verdicts('v03-client')[0]!.passed).toBe(false);
   });
 });
+
+describe('a client that abandons a task after its stream was cut', () => {
+  it('is awaited while the task runs, and fails no-lost-events once it has ended', async () => {
+    t = await startSim();
+    const sim = t;
+    const headers = { ...V1_HEADERS, 'X-Sim-Client': 'quitter', ...chaosHeader('drop-after-events=2') };
+    const cut = await sim.drive(
+      postSse(`${sim.url}/message:stream`, v1Send(REPORT), headers).then((s) => s.rest()),
+    );
+    const taskId: string = cut[0]!.json.task.id;
+    expect(sim.sim.awaitingVerdicts()).toEqual([{ client: 'quitter', taskId }]);
+    expect(verdict(sim, 'quitter', 'no-lost-events').outcome).toBe('not exercised');
+    // What `a2a-sim exam` does once the client has exited: wait for the task to end, then judge.
+    sim.clock.advance(60_000);
+    expect(sim.sim.awaitingVerdicts()).toEqual([]);
+    expect(verdict(sim, 'quitter', 'no-lost-events').outcome).toBe('fail');
+  });
+});
