@@ -105,6 +105,11 @@ export interface Simulator {
   /** Each client's verdicts, rule by rule (`client`: that client's only); see docs/verdicts.md. */
   verdicts(client?: string): ClientVerdicts[];
   /**
+   * Tasks still running whose verdicts wait for their end (a client's stream of each was cut):
+   * judge once they have ended, or a client that abandoned one is not seen to lose its end.
+   */
+  awaitingVerdicts(client?: string): { client: string; taskId: string }[];
+  /**
    * Present with the `record` option: writes the conversations that went through the proxy as
    * scenario files and an agent file (again on every call, with all recorded so far).
    */
@@ -191,6 +196,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     issues: [...catalog.issues],
     logger: settings.logger,
     verdicts: (client) => shared.judge.verdicts(client),
+    awaitingVerdicts: (client) => shared.judge.awaiting(client),
     ...(recording && { recording }),
     ...(shared.replica && { replica: shared.replica }),
     close: async () => {

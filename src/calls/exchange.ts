@@ -5,6 +5,7 @@
  * it to the judge, whose rules read it; chaos annotates it. Every field is a bounded copy owned by
  * the record, never the raw request.
  */
+import { A2AError } from '../domain/errors.js';
 import type { Place, Scope } from '../domain/scope.js';
 import { placeOf, scopeOf } from '../domain/scope.js';
 import type { PushDialect, TaskState } from '../domain/types.js';
@@ -32,6 +33,13 @@ export interface ReadAs {
   scope?: Scope;
   /** The `X-Sim-Chaos` header, as sent (clipped when long). */
   chaos?: string;
+}
+
+/** Why a call was refused: the error's type and reason, and how long it asked the client to wait. */
+export interface Refusal {
+  type: string;
+  reason: string;
+  retryAfterMs?: number;
 }
 
 /** How a fault record names the request it hit. */
@@ -144,8 +152,8 @@ export class Exchange {
 
   /** The task's state as a non-streamed answer showed it. */
   state?: TaskState;
-  /** The call was refused. */
-  error?: { type: string; reason: string; retryAfterMs?: number };
+  /** The call was refused: by the service or chaos, or by its binding while reading it (`refused`). */
+  error?: Refusal;
   /** What a stream delivered, in order; set for streamed answers. */
   delivered?: Delivered[];
   /** The stream delivered more than the judge keeps: `delivered` holds the first of them. */
@@ -194,6 +202,26 @@ export class Exchange {
     if (!this.read) return undefined;
     const { kind: _kind, ...summary } = this.read;
     return summary;
+  }
+
+  /**
+   * The call was refused: an A2A error (its type, reason and Retry-After), or a connection fault
+   * chaos made (no answer at all).
+   */
+  refused(error: unknown): void {
+    if (error instanceof A2AError) {
+      const { retryAfterMs } = error.details;
+      this.error = {
+        type: error.type,
+        reason: error.reason,
+        ...(retryAfterMs !== undefined && { retryAfterMs }),
+      };
+    } else {
+      this.error = {
+        type: 'ConnectionFault',
+        reason: error instanceof Error ? error.message : String(error),
+      };
+    }
   }
 
   /** The request fetched the agent card. */

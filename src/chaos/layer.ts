@@ -24,6 +24,7 @@ import type { FaultLog, FaultRecord } from './fault-log.js';
 import { compilePlan, type ChaosPlan } from './plan.js';
 import { ChaosSyntaxError, parseChaosPairs } from './pairs.js';
 import { isQuiet, overlay, type ChaosLevel, type RawChaosProfile } from './profile.js';
+import { LateResumes, resumeExpired } from './late-resume.js';
 import { scenarioChaos } from './scenario-chaos.js';
 import type { GlobalChaos } from './setting.js';
 import { chaoticStream } from './stream.js';
@@ -58,6 +59,7 @@ export function chaosLayer(subject: ChaosSubject, options: ChaosOptions): Layer 
 class Chaos {
   private calls = 0;
   private streams = 0;
+  private readonly lateResumes = new LateResumes();
 
   constructor(
     private readonly inner: ChaosSubject,
@@ -69,8 +71,10 @@ class Chaos {
     const metadata = op.name === 'send' || op.name === 'stream' ? op.request.message.metadata : undefined;
     const plan = this.planFor(call, () => this.scenarioOf(op, ctx), metadata);
     if (!plan) return next(call);
-    if (isStreaming(op))
+    if (isStreaming(op)) {
+      if (op.name === 'subscribe') this.refuseLateResume(plan, call, op.taskId);
       return this.disturb((await next(withDeliveryChaos(call, plan))) as TaskStream, plan, call);
+    }
     const taskId = taskIdOf(op);
     const random = this.refuseOrPass(plan, call, taskId);
     const answer = await next(withDeliveryChaos(call, plan));
@@ -203,6 +207,16 @@ class Chaos {
     }
   }
 
+  /** Throws when this subscription resumes a stream chaos cut, later than `drop.resumeWithin` allows. */
+  private refuseLateResume(plan: ChaosPlan, call: Call, taskId: string): void {
+    const window = plan.resumeWithinMs;
+    if (window === undefined) return;
+    const late = this.lateResumes.lateBy(clientOf(call), taskId, this.options.clock.now(), window);
+    if (late === undefined) return;
+    this.record(plan, call, { kind: 'error', detail: { error: 'resume-expired', afterMs: late }, taskId });
+    throw resumeExpired(taskId, late, window, plan.name);
+  }
+
   private async answerLater(
     plan: ChaosPlan,
     random: Random,
@@ -245,9 +259,14 @@ class Chaos {
     if (fault.kind === 'drop') {
       exchange.ended ??= 'cut';
       exchange.cutBy ??= recorded.n;
+      if (plan.resumeWithinMs !== undefined && fault.taskId !== undefined)
+        this.lateResumes.cut(clientOf(call), fault.taskId, this.options.clock.now());
     }
   }
 }
+
+/** Who made the call, as the late resumes know it. */
+const clientOf = (call: Call): string => call.ctx.client?.id ?? '';
 
 function sentTaskId(result: SendResult): string | undefined {
   return result.kind === 'task' ? result.task.id : undefined;

@@ -13,6 +13,8 @@ export interface ChaosPlan {
   firstByte?: DelaySpec;
   perEvent?: DelaySpec;
   drop?: { afterEvents?: number; afterMs?: number; probability: number; mode: DropMode };
+  /** A resume of a task whose stream chaos cut, later than this after the cut, is refused once. */
+  resumeWithinMs?: number;
   duplicate?: { probability: number; lateBy: number };
   errors?: { kind: CallError; rate?: number; onCall?: number; retryAfterMs: number };
   quirks: ReadonlySet<Quirk>;
@@ -34,6 +36,7 @@ export function compilePlan(name: string, raw: RawChaosProfile): ChaosPlan {
         mode: drop.mode ?? 'fin',
       },
     }),
+    ...(drop?.resumeWithin !== undefined && { resumeWithinMs: parseDuration(drop.resumeWithin)! }),
     // Defaults apply only now, after the levels were overlaid: a level that sets `lateBy` alone
     // must not reset the probability a profile below it chose.
     ...(duplicate &&

@@ -50,6 +50,10 @@ export const ChaosProfileFile = z
           description:
             'fin: a clean close; reset: a TCP reset; hang: silence on an open connection. Default fin.',
         }),
+        resumeWithin: Duration.optional().meta({
+          description:
+            'A resume later than this after the cut is refused once as expired (EVENTS_EXPIRED), with a cursor or without.',
+        }),
       })
       .optional(),
     duplicate: z
@@ -186,6 +190,7 @@ export function isQuiet(profile: RawChaosProfile): boolean {
     !latency?.perEvent &&
     drop?.afterEvents === undefined &&
     drop?.afterMs === undefined &&
+    drop?.resumeWithin === undefined &&
     !drop?.probability &&
     !(duplicate && duplicate.probability !== 0) &&
     !errors &&

@@ -9,7 +9,7 @@
  */
 import type { A2AError } from '../domain/errors.js';
 import { isTerminal } from '../domain/lifecycle.js';
-import type { LoggedEvent, Task, TaskState } from '../domain/types.js';
+import type { Task, TaskState } from '../domain/types.js';
 import { sampleDelay } from '../lib/delay.js';
 import type { Clock, Timer } from '../lib/clock.js';
 import type { Random } from '../lib/random.js';
@@ -74,7 +74,8 @@ class ChaoticStream implements WireStream {
   private lastSeq = 0;
   /** The task the items are about, for the records of a stream that does not name one itself. */
   private seenTaskId: string | undefined;
-  private sawEvent = false;
+  /** Whether the `unknown-state` quirk is still to be sent on this stream. */
+  private unknownStateDue: boolean;
   /** Late duplicates, each sent once `remaining` more events have been delivered. */
   private copies: { item: EventItem; remaining: number }[] = [];
 
@@ -85,6 +86,7 @@ class ChaoticStream implements WireStream {
   ) {
     this.holdsHeaders = plan.firstByte !== undefined;
     this.taskId = inner.taskId;
+    this.unknownStateDue = plan.quirks.has('unknown-state');
   }
 
   start(sink: WireSink): void {
@@ -160,13 +162,19 @@ class ChaoticStream implements WireStream {
     if (drop) return this.drop('probability');
     if (jitterMs > 0)
       this.record('delay', { where: 'event', ms: jitterMs }, isLogged(item) ? item.event.seq : undefined);
+    const opening = opensStream(item);
+    if (!opening && item.kind === 'event') this.unknownStateFirst(item.event.taskId, item.event.contextId);
     this.send(item);
     this.delivered++;
     if (isLogged(item)) this.lastSeq = item.event.seq;
     this.sendLateCopies(duplicate && isLogged(item) ? item : undefined);
-    if (item.kind === 'event') this.quirksAfter(item);
+    if (item.kind === 'event') this.lateStatus(item);
     const afterEvents = this.plan.drop?.afterEvents;
-    if (afterEvents !== undefined && this.delivered >= afterEvents) this.drop('after-events');
+    if (afterEvents !== undefined && this.delivered >= afterEvents) return this.drop('after-events');
+    // After the opening Task, unless it already ended the stream: a stream must begin with the
+    // Task (§3.1.2, §3.1.6) and must not go on past a terminal state.
+    if (opening && !endsStream(item)) this.unknownStateFirst(opening.id, opening.contextId);
+    else if (opening) this.unknownStateDue = false;
   }
 
   /** One more event went out: age the pending copies, add this one's, send those now due. */
@@ -184,16 +192,23 @@ class ChaoticStream implements WireStream {
     this.send(item);
   }
 
-  private quirksAfter(item: EventItem): void {
-    const now = this.deps.clock.now();
-    if (!this.sawEvent && this.plan.quirks.has('unknown-state')) {
-      this.insert('unknown-state', syntheticStatus(item.event, 'unknown', now));
-    }
-    this.sawEvent = true;
+  /**
+   * The `unknown-state` quirk: a made-up state the client must not take for an end, sent once, as
+   * the first state of the stream (right after its opening Task, or before its first event when it
+   * opens with a replayed event), so that it never follows a terminal state.
+   */
+  private unknownStateFirst(taskId: string, contextId: string): void {
+    if (!this.unknownStateDue) return;
+    this.unknownStateDue = false;
+    this.insert('unknown-state', syntheticStatus(taskId, contextId, 'unknown', this.deps.clock.now()));
+  }
+
+  /** The `late-status` quirk: a status after the one that ended the task; clients must not regress on it (§4.1.3). */
+  private lateStatus(item: EventItem): void {
     const status = item.event.event.kind === 'status' ? item.event.event.status : undefined;
-    // A status after the one that ended the task: clients must not regress on it (§4.1.3).
     if (item.last && status && isTerminal(status.state) && this.plan.quirks.has('late-status')) {
-      this.insert('late-status', syntheticStatus(item.event, 'working', now));
+      const { taskId, contextId } = item.event;
+      this.insert('late-status', syntheticStatus(taskId, contextId, 'working', this.deps.clock.now()));
     }
   }
 
@@ -268,17 +283,25 @@ function taskIdOf(item: WireItem): string | undefined {
   return item.kind === 'message' ? item.message.taskId : undefined;
 }
 
-function syntheticStatus(like: LoggedEvent, state: TaskState, atMs: number): EventItem {
+function syntheticStatus(taskId: string, contextId: string, state: TaskState, atMs: number): EventItem {
   const status = { state, timestamp: new Date(atMs).toISOString() };
   return {
     kind: 'event',
     synthetic: true,
-    event: {
-      seq: 0,
-      taskId: like.taskId,
-      contextId: like.contextId,
-      atMs,
-      event: { kind: 'status', status },
-    },
+    event: { seq: 0, taskId, contextId, atMs, event: { kind: 'status', status } },
   };
+}
+
+/** The Task a stream opens with (a subscription's snapshot, a turn's opening Task event), if `item` is one. */
+function opensStream(item: WireItem): Pick<Task, 'id' | 'contextId' | 'status'> | undefined {
+  if (item.kind === 'snapshot') return item.task;
+  if (item.kind === 'event' && item.event.event.kind === 'task') return item.event.event.task;
+  return undefined;
+}
+
+/** Whether the stream ends with this item: its last, or one that shows a terminal state. */
+function endsStream(item: WireItem): boolean {
+  if (item.kind === 'event' && item.last) return true;
+  const task = opensStream(item);
+  return task !== undefined && isTerminal(task.status.state);
 }

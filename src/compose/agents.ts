@@ -22,7 +22,7 @@ import { summarizeCard } from '../upstream/card.js';
 import type { Scenario, SkillInfo } from '../scenario/model.js';
 import { ScenarioRegistry } from '../scenario/registry.js';
 import { Judge } from '../verdicts/judge.js';
-import { witnessLayer } from '../verdicts/witness.js';
+import { witnessLayer, witnessRefused } from '../verdicts/witness.js';
 import { perform, pipeline } from '../calls/pipeline.js';
 import { TaskStore } from '../store/task-store.js';
 import type { Catalog } from './catalog.js';
@@ -224,6 +224,7 @@ export function serveAgent(settings: Settings, shared: Shared, plan: AgentPlan):
     onCardFetched: (exchange) => {
       if (exchange.client) judge.observe(exchange.client, exchange);
     },
+    onRefused: witnessRefused(judge, clock),
     keepAlive: shared.keepAlive,
     cards,
     maxBodyBytes: settings.maxBodyBytes,

@@ -1,12 +1,13 @@
 /** The rules about single calls: Retry-After, answering the task that asked, revalidating the card. */
-import { isTerminal } from '../domain/lifecycle.js';
-import { evidence, showedState, type Finding, type Rule } from './rule.js';
+import { evidence, lastState, type Finding, type Rule } from './rule.js';
 
 export const retryAfter: Rule = {
   id: 'retry-after',
   level: 'MUST',
-  source: 'RFC 9110 §10.2.3 (Retry-After); A2A §3.3 (429, 503)',
-  checks: 'After a 429 or 503 with Retry-After, the next request comes no earlier than it says.',
+  source:
+    'RFC 9110 §10.2.3 (Retry-After); A2A v1.0 §3.3.2 (retry guidance on temporary failures), also as a google.rpc.RetryInfo detail (§9.5, §11.6)',
+  checks:
+    'After a 429 or 503 that asks for a wait (the Retry-After header, or RetryInfo in the error details), the next request comes no earlier than it says.',
   judge({ calls, thresholds }) {
     const finding: Finding = { exercised: 0, failures: [] };
     calls.forEach((call, i) => {
@@ -32,7 +33,7 @@ export const inputRequiredContinuation: Rule = {
   id: 'input-required-continuation',
   level: 'MUST',
   source:
-    'A2A §3.1.1, §4.1.3: the answer to input-required carries the task id; seeds 002/003 (the gateway: the context id)',
+    "A2A v1.0 §3.4.3: the client continues an input-required task with a new message carrying its taskId (and contextId); seed 002, through the gateway: the answer reuses the task's contextId",
   checks:
     'The answer to an input-required task continues that task (its taskId, or its contextId through the gateway) instead of starting a new one.',
   judge({ calls }) {
@@ -55,9 +56,11 @@ export const inputRequiredContinuation: Rule = {
           waiting.clear();
         }
       }
-      if (call.taskId !== undefined && showedState(call, 'input-required')) waiting.add(call.taskId);
-      if (call.taskId !== undefined && call.state !== undefined && isTerminal(call.state))
-        waiting.delete(call.taskId);
+      // Whether the task waits is what the call showed last: a streamed follow-up opens with the
+      // task still input-required, then shows it working and done.
+      const last = call.taskId === undefined ? undefined : lastState(call);
+      if (last === 'input-required') waiting.add(call.taskId!);
+      else if (last !== undefined) waiting.delete(call.taskId!);
     }
     return finding;
   },
@@ -66,7 +69,8 @@ export const inputRequiredContinuation: Rule = {
 export const cardRevalidation: Rule = {
   id: 'card-revalidation',
   level: 'SHOULD',
-  source: 'A2A §8.6.1: clients revalidate a cached card with If-None-Match or If-Modified-Since',
+  source:
+    'A2A v1.0 §8.6.2: clients revalidate an expired cached card with If-None-Match or If-Modified-Since',
   checks: 'A re-fetched agent card is asked for conditionally (If-None-Match / If-Modified-Since).',
   judge({ calls }) {
     const finding: Finding = { exercised: 0, failures: [] };

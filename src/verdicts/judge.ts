@@ -7,6 +7,8 @@
 import type { ClientIdentity } from '../runtime/api.js';
 import type { Observation } from './observation.js';
 import { deadline, wallNow } from '../lib/clock.js';
+import { isPaused } from '../domain/lifecycle.js';
+import { callsByTask, isStream } from './rule.js';
 import type { Evidence, Finding, Level, Outcome, RuleInput, TaskFacts } from './rule.js';
 import { RULES } from './rules.js';
 import { DEFAULT_THRESHOLDS, type VerdictThresholds } from './thresholds.js';
@@ -26,7 +28,7 @@ export interface ClientVerdicts {
   client: string;
   identifiedBy: ClientIdentity['by'];
   calls: number;
-  /** Whether every MUST rule that applied held. */
+  /** Whether every MUST rule that applied held (advice never fails it). */
   passed: boolean;
   verdicts: RuleVerdict[];
 }
@@ -39,6 +41,17 @@ export interface JudgeOptions {
   /** Told when a rule could not judge (a simulator bug): the other rules still do. */
   report?(error: unknown): void;
 }
+
+/**
+ * The client name (`X-Sim-Client`) of the dashboard's talk panel (src/admin/dashboard/agent.js):
+ * its calls are a demo, not a client under test, and are left out of the verdicts.
+ */
+export const DASHBOARD_CLIENT = 'a2a-sim-dashboard';
+
+/** A stream that was cut, or that showed a made-up state: what the end of its task will judge. */
+const followedThroughFault = (call: Observation): boolean =>
+  isStream(call) &&
+  (call.ended === 'cut' || (call.delivered ?? []).some((d) => d.synthetic && d.state === 'unknown'));
 
 const MAX_CALLS_PER_CLIENT = 5_000;
 const MAX_CLIENTS = 1_000;
@@ -100,6 +113,7 @@ export class Judge {
 
   /** A call arrived; its exchange record is filled in as its answer goes out. */
   observe(identity: ClientIdentity, call: Observation): void {
+    if (identity.id === DASHBOARD_CLIENT) return;
     let client = this.clients.get(identity.id);
     if (!client) {
       // Past the cap, the client heard from least recently is forgotten (rare: a scan is fine).
@@ -177,6 +191,27 @@ export class Judge {
     return records.map((record) => this.judge(record));
   }
 
+  /**
+   * Tasks still running whose verdicts wait for their end, with the client that was following
+   * each: its stream of the task was cut, or showed it a made-up state, and `no-lost-events` and
+   * `unknown-state` judge a task only once it has ended. A task paused for the client's input is
+   * left out: it ends only if the client answers. `a2a-sim exam` waits for these (within its
+   * timeout) before it judges, so that a client that abandoned a task is seen to lose its end.
+   * @example while (sim.awaitingVerdicts().length && !timedOut()) await sleep(100);
+   */
+  awaiting(client?: string): { client: string; taskId: string }[] {
+    const waiting: { client: string; taskId: string }[] = [];
+    for (const record of this.clients.values()) {
+      if (client !== undefined && record.identity.id !== client) continue;
+      for (const [taskId, calls] of callsByTask(record.calls)) {
+        if (!calls.some(followedThroughFault)) continue;
+        const known = this.options.facts(taskId);
+        if (known && !isPaused(known.state)) waiting.push({ client: record.identity.id, taskId });
+      }
+    }
+    return waiting;
+  }
+
   /** Tasks that more than one client identity called about, with those identities. */
   shared(): { taskId: string; clients: string[] }[] {
     const seen = new Map<string, Set<string>>();
@@ -202,9 +237,22 @@ export class Judge {
   private judge(record: ClientRecord): ClientVerdicts {
     const input = { calls: record.calls, facts: this.options.facts, thresholds: this.thresholds };
     const verdicts = RULES.map((rule): RuleVerdict => {
-      const { exercised, failures } = this.apply(rule, input);
-      const outcome: Outcome = failures.length ? 'fail' : exercised ? 'pass' : 'not exercised';
+      const { exercised, failures, advice = [] } = this.apply(rule, input);
       const { id, level, source, checks } = rule;
+      if (!failures.length && advice.length && rule.advice) {
+        // Only where the rule is advice did the client fall short: the verdict rests on that source.
+        const rests = `On the ${rule.advice.bindings}: ${rule.advice.source}`;
+        return {
+          rule: id,
+          level: 'SHOULD',
+          source: rests,
+          checks,
+          outcome: 'advice',
+          exercised,
+          evidence: advice,
+        };
+      }
+      const outcome: Outcome = failures.length ? 'fail' : exercised ? 'pass' : 'not exercised';
       return { rule: id, level, source, checks, outcome, exercised, evidence: failures };
     });
     return {

@@ -11,6 +11,7 @@ export type Observation = Readonly<
   Pick<
     Exchange,
     | 'atMs'
+    | 'read'
     | 'kind'
     | 'taskId'
     | 'continues'

@@ -5,7 +5,11 @@ import type { Observation } from './observation.js';
 import type { VerdictThresholds } from './thresholds.js';
 
 export type Level = 'MUST' | 'SHOULD';
-export type Outcome = 'pass' | 'fail' | 'not exercised';
+/**
+ * `advice`: the rule applied where the requirements do not make it one (a binding that asks less,
+ * PROTOCOL.md §13): what the client did is reported, not failed.
+ */
+export type Outcome = 'pass' | 'fail' | 'advice' | 'not exercised';
 
 /** Why a rule failed: the calls and events that show it. */
 export interface Evidence {
@@ -29,10 +33,12 @@ export interface RuleInput {
   thresholds: VerdictThresholds;
 }
 
-/** How often the rule applied, and where it did not hold. */
+/** How often the rule applied, where it did not hold, and where it only advises. */
 export interface Finding {
   exercised: number;
   failures: Evidence[];
+  /** Where the client did not do what the rule asks, on a binding where that is advice only. */
+  advice?: Evidence[];
 }
 
 export interface Rule {
@@ -40,6 +46,11 @@ export interface Rule {
   level: Level;
   /** Where the rule comes from: the requirement or the section of the protocol. */
   source: string;
+  /**
+   * Where a binding asks less than `level` (PROTOCOL.md §13): on those bindings a finding is
+   * advice, resting on this source instead.
+   */
+  advice?: { bindings: string; source: string };
   /** What the simulator checks, in a sentence. */
   checks: string;
   judge(input: RuleInput): Finding;
@@ -63,8 +74,14 @@ export function showedTerminal(call: Observation): boolean {
   return (call.delivered ?? []).some((d) => !d.synthetic && d.state !== undefined && isTerminal(d.state));
 }
 
-export function showedState(call: Observation, state: TaskState): boolean {
-  return call.state === state || (call.delivered ?? []).some((d) => !d.synthetic && d.state === state);
+/** The last real state the call showed the client: its answer's, or its stream's last. */
+export function lastState(call: Observation): TaskState | undefined {
+  const delivered = call.delivered ?? [];
+  for (let i = delivered.length - 1; i >= 0; i--) {
+    const d = delivered[i]!;
+    if (!d.synthetic && d.state !== undefined) return d.state;
+  }
+  return call.state;
 }
 
 export function evidence(call: Observation, detail: string, seq?: number): Evidence {

@@ -10,28 +10,35 @@ export const resumeCursor: Rule = {
   id: 'resume-cursor',
   level: 'MUST',
   source:
-    'Seeds 002/003: resume with afterSeq set to the last SSE id fully processed; A2A §3.1.6 (Last-Event-ID)',
+    'Seed 002, for tasks/resubscribe through the gateway and the v0.3 dialect: afterSeq is the last SSE id the client fully processed and persisted',
+  advice: {
+    bindings: 'v1.0 bindings',
+    source:
+      'A2A v1.0 §3.1.6: SubscribeToTask starts with the Task as it is and defines no cursor (a resume rebuilds from that snapshot; no-lost-events judges loss); resumable streams are an open proposal, A2A #1986',
+  },
   checks:
-    'A reconnect after a dropped stream carries a cursor, present whenever events had been delivered, and not beyond the last event delivered to that client.',
+    'A reconnect after a dropped stream carries a cursor (afterSeq, Last-Event-ID), present whenever events had been delivered, and not beyond the last event delivered to that client; on the v1.0 bindings, advice only.',
   judge({ calls }) {
-    const finding: Finding = { exercised: 0, failures: [] };
+    const finding: Finding = { exercised: 0, failures: [], advice: [] };
     for (const taskCalls of callsByTask(calls).values()) {
       taskCalls.forEach((call, i) => {
         if (!isStream(call) || call.ended !== 'cut') return;
         const reconnect = taskCalls.slice(i + 1).find((c) => c.kind === 'subscribe');
         if (!reconnect) return;
         finding.exercised++;
+        // v1.0 asks for no cursor: there the finding is advice (PROTOCOL.md §13).
+        const found = reconnect.read?.version === '1.0' ? finding.advice! : finding.failures;
         const last = lastDelivered(taskCalls.slice(0, taskCalls.indexOf(reconnect)));
         if (reconnect.cursor === undefined && last > 0) {
-          finding.failures.push(
-            evidence(
-              reconnect,
-              `reconnected without a cursor after events up to seq ${last} were delivered`,
-              last,
-            ),
+          // A cursor the server refused (not a seq, a bad afterSeq) is no cursor at all.
+          const sent = reconnect.error
+            ? `with no cursor the server could use (refused: ${reconnect.error.reason})`
+            : 'without a cursor';
+          found.push(
+            evidence(reconnect, `reconnected ${sent} after events up to seq ${last} were delivered`, last),
           );
         } else if (reconnect.cursor !== undefined && reconnect.cursor > last) {
-          finding.failures.push(
+          found.push(
             evidence(
               reconnect,
               `resumed after seq ${reconnect.cursor}, but only events up to seq ${last} were delivered`,
@@ -48,13 +55,15 @@ export const resumeCursor: Rule = {
 export const noLostEvents: Rule = {
   id: 'no-lost-events',
   level: 'MUST',
-  source: 'Seeds 002/003: persist the last processed SSE id and resume from it; A2A §3.1.6',
+  source:
+    'Seed 002: a stream cut before the end is resumed (tasks/resubscribe from the last event processed); A2A v1.0 §3.1.6: SubscribeToTask starts with the Task as it is, so a resume loses nothing',
   checks:
     'Across all its connections for a task, the client was delivered every event of the task: a cursor that skips, or not coming back after a drop before the end, fails.',
   judge({ calls, facts }) {
     const finding: Finding = { exercised: 0, failures: [] };
     for (const [taskId, taskCalls] of callsByTask(calls)) {
-      const streams = taskCalls.filter((c) => isStream(c) && c.delivered?.length);
+      // A stream cut before its first event counts too: a client that never came back lost it all.
+      const streams = taskCalls.filter((c) => isStream(c) && (c.delivered?.length || c.ended === 'cut'));
       const known = facts(taskId);
       // About drops and resumes: a client that hung up of its own accord lost nothing to the network.
       const dropped = taskCalls.some(
@@ -79,7 +88,9 @@ export const noLostEvents: Rule = {
       // A GetTask that showed the end gave the client the whole task: the way back the
       // requirements give after a refused resume.
       if (taskCalls.some((c) => c.kind === 'get' && showedTerminal(c))) continue;
-      const first = taskCalls[0]!.kind === 'stream' ? 1 : minOf(covered);
+      // From the first event, or the first the client had (a send or GetTask showed it those before);
+      // a client that was delivered nothing at all at least never had the end.
+      const first = taskCalls[0]!.kind === 'stream' ? 1 : covered.size ? minOf(covered) : known.latestSeq;
       const missing: number[] = [];
       for (let seq = first; seq <= known.latestSeq; seq++) if (!covered.has(seq)) missing.push(seq);
       if (missing.length) {
@@ -100,7 +111,7 @@ export const noLostEvents: Rule = {
 export const getAfterFailedResume: Rule = {
   id: 'get-after-failed-resume',
   level: 'SHOULD',
-  source: 'Seeds 002/003: after a failed resubscribe, call tasks/get before deciding anything',
+  source: 'Seed 002: after a failed resubscribe, confirm the task with tasks/get before deciding anything',
   checks:
     'After a resubscribe is refused (an expired or invalid cursor), the next call for that task is GetTask.',
   judge({ calls }) {
@@ -125,13 +136,16 @@ export const getAfterFailedResume: Rule = {
 export const unknownState: Rule = {
   id: 'unknown-state',
   level: 'MUST',
-  source: 'Seeds 002/003: tolerate unknown states and never take one for success; A2A §4.1.3',
+  source:
+    'Seeds 002/003: tolerate unknown states, never take one for success, keep the task unfinished; A2A v1.0 §4.1.3 (TaskState)',
   checks:
     'After an unknown state (the unknown-state quirk), the client keeps following the task to its real terminal state instead of stopping.',
   judge({ calls, facts }) {
     const finding: Finding = { exercised: 0, failures: [] };
     for (const [taskId, taskCalls] of callsByTask(calls)) {
-      const at = taskCalls.findIndex((c) => c.delivered?.some((d) => d.synthetic && d.state === 'unknown'));
+      // A stream cut right after the made-up state, before any real event, left the client nothing
+      // to show how it copes: the cut is no-lost-events' to judge, not this rule's.
+      const at = taskCalls.findIndex((c) => unknownIndex(c) >= 0 && !cutAfterUnknown(c));
       if (at < 0) continue;
       const known = facts(taskId);
       if (known && !isTerminal(known.state)) continue;
@@ -155,7 +169,12 @@ export const unknownState: Rule = {
 const OVERLOAD = new Set(['UnavailableError', 'ResourceExhaustedError', 'ConnectionFault']);
 
 function unknownIndex(call: Observation): number {
-  return call.delivered!.findIndex((d) => d.synthetic && d.state === 'unknown');
+  return (call.delivered ?? []).findIndex((d) => d.synthetic && d.state === 'unknown');
+}
+
+/** Whether the stream was cut after its unknown state with no real event after it. */
+function cutAfterUnknown(call: Observation): boolean {
+  return call.ended === 'cut' && !call.delivered!.slice(unknownIndex(call) + 1).some((d) => !d.synthetic);
 }
 
 function lastDelivered(calls: readonly Observation[]): number {

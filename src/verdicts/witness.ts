@@ -9,7 +9,6 @@ import type { Exchange, Delivered, StreamEnd } from '../calls/exchange.js';
 import type { OperationName } from '../calls/operations.js';
 import type { Layer } from '../calls/pipeline.js';
 import type { WireItem, WireSink, WireStream } from '../calls/wire.js';
-import { A2AError } from '../domain/errors.js';
 import type { SendResult, Task } from '../domain/types.js';
 import type { Clock } from '../lib/clock.js';
 import type { Judge } from './judge.js';
@@ -41,7 +40,7 @@ export function witnessLayer(judge: Judge, clock: Clock): Layer {
     try {
       answer = await next(call);
     } catch (error) {
-      exchange.error = refusalOf(error);
+      exchange.refused(error);
       settled();
       throw error;
     }
@@ -69,12 +68,17 @@ export function witnessLayer(judge: Judge, clock: Clock): Layer {
   };
 }
 
-function refusalOf(error: unknown): NonNullable<Exchange['error']> {
-  if (error instanceof A2AError) {
-    const { retryAfterMs } = error.details;
-    return { type: error.type, reason: error.reason, ...(retryAfterMs !== undefined && { retryAfterMs }) };
-  }
-  return { type: 'ConnectionFault', reason: (error as Error).message };
+/**
+ * Judges a call its binding refused while reading it (a bad cursor header, bad params), before any
+ * layer saw it, as the client's call of that operation: the rules count a refused resume as well.
+ */
+export function witnessRefused(judge: Judge, clock: Clock): (exchange: Exchange) => void {
+  return (exchange) => {
+    const { client, kind } = exchange;
+    if (!client || kind === undefined || kind === 'card' || !WATCHED.has(kind)) return;
+    exchange.endedAtMs = clock.now();
+    judge.observe(client, exchange);
+  };
 }
 
 function showed(exchange: Exchange, task: Pick<Task, 'id' | 'status'>): void {

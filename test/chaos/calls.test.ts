@@ -42,6 +42,10 @@ async function getTask(binding: 'REST' | 'JSON-RPC 1.0', profile?: string) {
   return { status: answer.status, retryAfter: answer.headers.get('retry-after'), body: answer.body };
 }
 
+/** The `google.rpc.RetryInfo` among an error's details, if any. */
+const retryInfo = (details: { '@type': string; retryDelay?: string }[]) =>
+  details.find((d) => d['@type'] === 'type.googleapis.com/google.rpc.RetryInfo');
+
 const listTotal = async () => (await getJson(t, '/tasks', chaos('off'))).body.totalSize as number;
 
 describe('call errors on a non-streaming call', () => {
@@ -54,6 +58,7 @@ describe('call errors on a non-streaming call', () => {
       code: -32000,
       rpcHttp: 503,
       retryAfter: '2',
+      retryDelay: '1.500s',
     },
     {
       error: '429',
@@ -63,6 +68,7 @@ describe('call errors on a non-streaming call', () => {
       code: -32000,
       rpcHttp: 429,
       retryAfter: '1',
+      retryDelay: '1s',
     },
     {
       error: '500',
@@ -72,6 +78,7 @@ describe('call errors on a non-streaming call', () => {
       code: -32603,
       rpcHttp: 500,
       retryAfter: null,
+      retryDelay: undefined,
     },
     {
       error: 'rpc-internal',
@@ -81,6 +88,7 @@ describe('call errors on a non-streaming call', () => {
       code: -32603,
       rpcHttp: 200,
       retryAfter: null,
+      retryDelay: undefined,
     },
   ];
 
@@ -89,6 +97,7 @@ describe('call errors on a non-streaming call', () => {
     expect([answer.status, answer.retryAfter]).toEqual([c.http, c.retryAfter]);
     expect(answer.body.error).toMatchObject({ code: c.http, status: c.reason });
     expect(answer.body.error.message).toContain('simulated by chaos profile "header"');
+    expect(retryInfo(answer.body.error.details)?.retryDelay).toBe(c.retryDelay);
     expect((await getTask('REST')).status).toBe(200); // the same call without chaos is fine
   });
 
@@ -99,6 +108,8 @@ describe('call errors on a non-streaming call', () => {
       expect([answer.status, answer.retryAfter]).toEqual([c.rpcHttp, c.retryAfter]);
       expect(answer.body).toMatchObject({ jsonrpc: '2.0', id: 'g-1', error: { code: c.code } });
       expect(detail(answer.body.error.data, 'reason')).toBe(c.reason);
+      // The wait in the body too: the SDK's JSON-RPC transport shows its caller no headers.
+      expect(retryInfo(answer.body.error.data)?.retryDelay).toBe(c.retryDelay);
       expect((await getTask('JSON-RPC 1.0')).body.result.id).toBe(taskId);
     },
   );

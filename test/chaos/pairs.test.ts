@@ -21,6 +21,7 @@ const KEYS: [pair: string, settings: RawChaosProfile][] = [
   ['drop-after-ms=5s', { drop: { afterMs: 5000 } }],
   ['drop-probability=0.1', { drop: { probability: 0.1 } }],
   ['drop-mode=reset', { drop: { mode: 'reset' } }],
+  ['drop-resume-within=50ms', { drop: { resumeWithin: 50 } }],
   ['duplicate-probability=0.2', { duplicate: { probability: 0.2 } }],
   ['duplicate-late-by=2', { duplicate: { lateBy: 2 } }],
   ['errors-kind=429', { errors: { kind: '429' } }],

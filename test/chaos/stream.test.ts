@@ -331,15 +331,17 @@ describe('chaoticStream', () => {
   });
 
   describe('quirks', () => {
-    it('unknown-state: a synthetic unknown status right after the first event', () => {
+    const WORKING: Task = { ...TASK, status: { state: 'working', timestamp: '2026-01-01T00:00:01.000Z' } };
+
+    it('unknown-state: one synthetic unknown status, the first state after the opening Task', () => {
       const { clock, inner, stream, sink, faults, transcript, items } = setup(
         planOf({ quirks: ['unknown-state'] }),
       );
       stream.start(sink);
       clock.advance(1234);
-      inner.push({ kind: 'snapshot', task: TASK }, ev(1), ev(2));
-      expect(transcript).toEqual(['snapshot', 'e1', '~unknown', 'e2']);
-      expect(items[2]).toEqual({
+      inner.push({ kind: 'snapshot', task: WORKING }, ev(1), ev(2));
+      expect(transcript).toEqual(['snapshot', '~unknown', 'e1', 'e2']);
+      expect(items[1]).toEqual({
         kind: 'event',
         synthetic: true,
         event: {
@@ -351,6 +353,39 @@ describe('chaoticStream', () => {
         },
       });
       expect(faults).toEqual([{ kind: 'quirk', detail: { quirk: 'unknown-state' }, taskId: 'task-1' }]);
+    });
+
+    it('unknown-state: before the first event of a stream that opens with a replayed one', () => {
+      const { inner, stream, sink, transcript } = setup(planOf({ quirks: ['unknown-state'] }));
+      stream.start(sink);
+      inner.push(ev(3), ev(4, 'completed', true));
+      inner.end();
+      expect(transcript).toEqual(['~unknown', 'e3', 'e4', 'end']);
+    });
+
+    it('unknown-state: never after a terminal state (§3.1.2: the stream ends there)', () => {
+      // A subscription whose first live event ends the task: the made-up state comes before it.
+      const live = setup(planOf({ quirks: ['unknown-state'] }));
+      live.stream.start(live.sink);
+      live.inner.push({ kind: 'snapshot', task: WORKING }, ev(5, 'completed', true));
+      live.inner.end();
+      expect(live.transcript).toEqual(['snapshot', '~unknown', 'e5', 'end']);
+      // A stream that opens with an ended task gets none.
+      const ended = setup(planOf({ quirks: ['unknown-state'] }));
+      ended.stream.start(ended.sink);
+      ended.inner.push({ kind: 'snapshot', task: TASK });
+      ended.inner.end();
+      expect(ended.transcript).toEqual(['snapshot', 'end']);
+      expect(ended.faults).toEqual([]);
+    });
+
+    it('unknown-state: none when the stream is cut right after its opening Task', () => {
+      const { inner, stream, sink, transcript } = setup(
+        planOf({ quirks: ['unknown-state'], drop: { afterEvents: 1, probability: 0, mode: 'fin' } }),
+      );
+      stream.start(sink);
+      inner.push({ kind: 'snapshot', task: WORKING }, ev(1));
+      expect(transcript).toEqual(['snapshot', 'end']);
     });
 
     it('late-status: a synthetic working status after the terminal last event', () => {
@@ -403,7 +438,7 @@ describe('chaoticStream', () => {
       );
       stream.start(sink);
       inner.push(...events(1, 3));
-      expect(transcript).toEqual(['e1', 'e1', '~unknown', 'e2', 'e2', 'end']);
+      expect(transcript).toEqual(['~unknown', 'e1', 'e1', 'e2', 'e2', 'end']);
     });
   });
 

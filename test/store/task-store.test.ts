@@ -372,7 +372,6 @@ function heavyTask(id: string, chars: number): Task {
 }
 
 describe('TaskStore: byte budget', () => {
-
   it('counts what each task holds, and forgets it when the task goes', () => {
     const s = store();
     const record = s.create(heavyTask('big', 100_000), SCOPE, 'weather', T0);

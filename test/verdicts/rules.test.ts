@@ -16,12 +16,16 @@ const FACTS: Record<string, TaskFacts> = {
 
 function judge(ruleId: string, calls: Observation[], facts = FACTS) {
   const rule = RULES.find((r) => r.id === ruleId)!;
-  const { exercised, failures } = rule.judge({
+  const {
+    exercised,
+    failures,
+    advice = [],
+  } = rule.judge({
     calls,
     facts: (id) => facts[id],
     thresholds: DEFAULT_THRESHOLDS,
   });
-  return failures.length ? 'fail' : exercised ? 'pass' : 'not exercised';
+  return failures.length ? 'fail' : advice.length ? 'advice' : exercised ? 'pass' : 'not exercised';
 }
 
 const seqs = (...list: number[]): Delivered[] => list.map((seq) => ({ seq }));
@@ -53,6 +57,13 @@ const polls = (intervals: number[], state: TaskState = 'working') => {
   return [get(0, state), ...intervals.map((d) => get((at += d), state))];
 };
 
+describe('every rule', () => {
+  it.each(RULES.map((r) => [r.id, r] as const))('%s names the requirement it rests on', (_id, rule) => {
+    expect(rule.source).toMatch(/Seeds? 00[23]|A2A v1\.0 §\d|RFC \d+ §/);
+    if (rule.advice) expect(rule.advice.source).toMatch(/A2A v1\.0 §\d|A2A #\d+/);
+  });
+});
+
 describe('the stream rules', () => {
   it('resume-cursor: a reconnect after a drop resumes from the last event delivered, no further', () => {
     const cut = stream(0, seqs(1, 2), { ended: 'cut' });
@@ -60,6 +71,20 @@ describe('the stream rules', () => {
     expect(judge('resume-cursor', [cut, subscribe(10, undefined, seqs(3, 4, 5))])).toBe('fail');
     expect(judge('resume-cursor', [cut, subscribe(10, 4, seqs(5))])).toBe('fail');
     expect(judge('resume-cursor', [stream(0, seqs(1, 2, 3, 4, 5))])).toBe('not exercised');
+  });
+
+  it('resume-cursor: a MUST through the gateway and v0.3, advice on the v1.0 bindings (§3.1.6, A2A #1986)', () => {
+    const on = (version: '1.0' | '0.3', call: Observation): Observation => ({
+      ...call,
+      read: { binding: version === '1.0' ? 'REST' : 'gateway', version, operation: 'resubscribe' },
+    });
+    const cut = stream(0, seqs(1, 2), { ended: 'cut' });
+    const bare = subscribe(10, undefined, seqs(3, 4, 5));
+    expect(judge('resume-cursor', [cut, on('0.3', bare)])).toBe('fail');
+    // v1.0's SubscribeToTask starts with the task as it is: a client may rebuild from it.
+    expect(judge('resume-cursor', [cut, on('1.0', bare)])).toBe('advice');
+    expect(judge('resume-cursor', [cut, on('1.0', subscribe(10, 4, seqs(5)))])).toBe('advice');
+    expect(judge('resume-cursor', [cut, on('1.0', subscribe(10, 2, seqs(3, 4, 5)))])).toBe('pass');
   });
 
   it('no-lost-events: every event of the task, across connections, once it has ended', () => {
@@ -93,6 +118,23 @@ describe('the stream rules', () => {
     expect(judge('unknown-state', [stream(0, [unknown, ...states('working')])])).toBe('fail');
     expect(judge('unknown-state', [stream(0, states('working', 'completed'))])).toBe('not exercised');
   });
+
+  it('unknown-state: a stream cut right after the unknown state is not charged to it (no-lost-events judges the cut)', () => {
+    const unknown: Delivered = { synthetic: true, state: 'unknown' };
+    // The client gave up after the cut: one fault, judged by no-lost-events only.
+    const cut = stream(0, [{ seq: 1, state: 'submitted' }, unknown], { ended: 'cut' });
+    expect(judge('unknown-state', [cut])).toBe('not exercised');
+    expect(judge('no-lost-events', [cut])).toBe('fail');
+    // A later stream with the quirk and real events after it is judged.
+    const resumed = subscribe(10, 1, [unknown, { seq: 2, state: 'working' }]);
+    expect(judge('unknown-state', [cut, { ...resumed, ended: 'clean' }])).toBe('fail');
+    const finished = subscribe(10, 1, [
+      unknown,
+      { seq: 2, state: 'working' },
+      { seq: 5, state: 'completed' },
+    ]);
+    expect(judge('unknown-state', [cut, finished])).toBe('pass');
+  });
 });
 
 describe('the polling rules', () => {
@@ -125,15 +167,25 @@ describe('the polling rules', () => {
     expect(judge('no-poll-after-terminal', [get(0, 'completed', 't1'), get(10, 'completed', 't1')])).toBe(
       'fail',
     );
-    expect(
-      judge('no-poll-after-terminal', [
-        stream(0, states('working', 'completed')),
-        get(10, 'completed', 't1'),
-      ]),
-    ).toBe('fail');
     expect(judge('no-poll-after-terminal', [stream(0, states('working', 'completed'))])).toBe(
       'not exercised',
     );
+  });
+
+  it('no-poll-after-terminal: one GetTask after a stream or send showed the end is a read, not polling (§3.1.3)', () => {
+    const streamed = stream(0, states('working', 'completed'));
+    expect(judge('no-poll-after-terminal', [streamed, get(10, 'completed', 't1')])).toBe('pass');
+    const sent: Observation = { atMs: 0, kind: 'send', taskId: 't1', state: 'completed' };
+    expect(judge('no-poll-after-terminal', [sent, get(10, 'completed', 't1')])).toBe('pass');
+    // A read refused with 503 and retried is still one read.
+    const refused: Observation = {
+      ...get(10, 'completed', 't1'),
+      error: { type: 'UnavailableError', reason: 'X' },
+    };
+    expect(judge('no-poll-after-terminal', [sent, refused, get(1010, 'completed', 't1')])).toBe('pass');
+    expect(
+      judge('no-poll-after-terminal', [streamed, get(10, 'completed', 't1'), get(20, 'completed', 't1')]),
+    ).toBe('fail');
   });
 });
 
@@ -175,6 +227,22 @@ describe('the call rules', () => {
       'fail',
     );
     expect(judge('input-required-continuation', [asked])).toBe('not exercised');
+  });
+
+  it('input-required-continuation: a streamed follow-up that continued the task leaves nothing waiting', () => {
+    // Book me a flight over message:stream, the answer over message:stream with the same taskId
+    // (its opening Task still shows input-required), then a new conversation.
+    const asked = stream(0, states('submitted', 'input-required'));
+    const answered = stream(10, [
+      { seq: 3, state: 'input-required' },
+      { seq: 4, state: 'working' },
+      { seq: 5, state: 'completed' },
+    ]);
+    const next: Observation = { atMs: 20, kind: 'stream', taskId: 't9', delivered: states('submitted') };
+    const calls = [asked, { ...answered, continues: 't1' }, next];
+    expect(judge('input-required-continuation', calls)).toBe('pass');
+    // The same follow-up without the task's id started a new task instead.
+    expect(judge('input-required-continuation', [asked, { ...next, atMs: 10 }])).toBe('fail');
   });
 
   it('card-revalidation: a card fetched again is asked for conditionally', () => {

@@ -13,6 +13,9 @@ import { readSse } from './sse.js';
 
 let rpcId = 0;
 
+/** The client name the page's calls carry (`X-Sim-Client`); src/verdicts/judge.ts leaves it unjudged. */
+export const DASHBOARD_CLIENT = 'a2a-sim-dashboard';
+
 const newMessageId = () => `dash-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
 
 /**
@@ -117,7 +120,13 @@ export function summarize(/** @type {any} */ answer) {
  */
 export async function sendToAgent(choice, onAnswer) {
   const { url, body } = buildSend(choice);
-  const headers = { 'Content-Type': 'application/json', 'A2A-Version': '1.0' };
+  // The page's own calls name their client, which the judge leaves out of the verdicts: a demo
+  // from the page is not a client under test.
+  const headers = {
+    'Content-Type': 'application/json',
+    'A2A-Version': '1.0',
+    'X-Sim-Client': DASHBOARD_CLIENT,
+  };
   if (choice.stream) Object.assign(headers, { Accept: 'text/event-stream' });
   // An A2A call, not an admin one: it needs no admin token, and goes in the journal like any other.
   const response = await fetch(url, {

@@ -5,8 +5,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2AError } from '../../domain/errors.js';
 import type { Exchange } from '../../calls/exchange.js';
-import { OPERATIONS } from '../../calls/operations.js';
-import { readRequest, type BindingContext } from '../shared/context.js';
+import { OPERATIONS, type OperationName } from '../../calls/operations.js';
+import { readRequest, refusedWhileReading, type BindingContext } from '../shared/context.js';
 import { authenticate } from '../shared/auth.js';
 import { negotiateExtensions } from '../shared/extensions.js';
 import { answerFailure } from '../shared/errors.js';
@@ -58,7 +58,10 @@ export function serveRest(
   exchange: Exchange,
 ): Promise<void> {
   return handle(context, route, req, res, target, exchange).catch((error: unknown) =>
-    answerFailure(res, error, context.report, (failure) => sendRestError(req, res, failure)),
+    answerFailure(res, error, context.report, (failure) => {
+      refusedWhileReading(context, exchange, failure);
+      sendRestError(req, res, failure);
+    }),
   );
 }
 
@@ -90,10 +93,13 @@ async function handle(
   const path =
     OPERATION_PATHS[op.op] + (op.op === 'push-configs' && op.configId !== undefined ? '/{id}' : '');
   const named = 'id' in op ? op.id : 'taskId' in op ? op.taskId : undefined;
+  // Read before the body or a cursor header is decoded: a refusal of either is this call's.
+  const kind = kindOf(op, method);
   const serve = readRequest(context, req, exchange, {
     binding: 'REST',
     version: '1.0',
     operation: `${method} ${path}`,
+    ...(kind !== undefined && { kind }),
     ...(route.tenant !== undefined && { tenant: route.tenant }),
     ...(named !== undefined && { taskId: named }),
   });
@@ -184,6 +190,20 @@ async function handle(
       }
       sendJson(res, 200, context.cards.v1(context.cards.baseUrl(req), true), mediaType);
       return;
+  }
+}
+
+/** The operation a route asks for, before its request is decoded (the card is not one). */
+function kindOf(op: RestRoute['operation'], method: string): OperationName | undefined {
+  switch (op.op) {
+    case 'extended-card':
+      return undefined;
+    case 'push-configs':
+      if (method === 'POST') return 'create-push-config';
+      if (method === 'DELETE') return 'delete-push-config';
+      return op.configId !== undefined ? 'get-push-config' : 'list-push-configs';
+    default:
+      return op.op;
   }
 }
 

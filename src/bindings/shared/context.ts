@@ -5,7 +5,8 @@ import type { AgentExtension } from '../../agents/schema.js';
 import { ROOT_SCOPE, scopeOf } from '../../domain/scope.js';
 import type { PushDialect } from '../../domain/types.js';
 import type { Exchange } from '../../calls/exchange.js';
-import type { AnswerOf, Operation } from '../../calls/operations.js';
+import type { AnswerOf, Operation, OperationName } from '../../calls/operations.js';
+import type { A2AError } from '../../domain/errors.js';
 import type { Serve } from '../../calls/pipeline.js';
 import type { CallContext, ClientIdentity } from '../../runtime/api.js';
 import type { AgentCards } from '../agent-card.js';
@@ -17,6 +18,12 @@ export interface BindingContext {
   serve: Serve;
   /** Told of each card a client fetches (client verdicts). */
   onCardFetched?(exchange: Exchange): void;
+  /**
+   * Told of a call the binding refused while reading it, before the pipeline served it (a bad
+   * cursor header, bad params): its exchange names the client, the operation and the refusal, so
+   * the judge counts it as that client's call (client verdicts).
+   */
+  onRefused?(exchange: Exchange): void;
   keepAlive: KeepAliveHub;
   cards: AgentCards;
   maxBodyBytes: number;
@@ -49,6 +56,8 @@ export interface Reading {
   version: PushDialect;
   /** The operation as the binding names it: `POST /message:send`, `SendMessage`. */
   operation: string;
+  /** What it asks for, known before its parameters are decoded. */
+  kind?: OperationName;
   /** The JSON-RPC id, for JSON-RPC calls. */
   id?: string | number | null;
   tenant?: string;
@@ -70,7 +79,7 @@ export function readRequest(
   reading: Reading,
 ): ServeOperation {
   const chaos = req.headers['x-sim-chaos'];
-  const client = clientOf(req);
+  const client = noteReading(context, req, exchange, reading);
   const upstreamHeaders = forwardedHeaders(req);
   // A fresh object per call: the runtime notes the scenario it matched on it.
   const ctx: CallContext = {
@@ -79,17 +88,8 @@ export function readRequest(
     client,
     ...(upstreamHeaders && { upstreamHeaders }),
   };
-  exchange.readAs({
-    binding: reading.binding,
-    version: reading.version,
-    operation: reading.operation,
-    ...(reading.id !== undefined && { id: reading.id }),
-    scope: ctx.scope,
-    ...(typeof chaos === 'string' && { chaos }),
-  });
-  if (reading.taskId !== undefined) exchange.about(reading.taskId);
-  exchange.client = client;
   return (operation) => {
+    served.add(exchange);
     exchange.kind = operation.name;
     const leaving = whenClientLeaves(req);
     ctx.signal = leaving.signal;
@@ -97,6 +97,46 @@ export function readRequest(
       .serve({ operation, ctx, exchange, ...(typeof chaos === 'string' && { chaos }) })
       .finally(leaving.release);
   };
+}
+
+/**
+ * Notes on the exchange what the request was read as, and who sent it, before its parameters are
+ * decoded: a request refused while they are is still that client's call of that operation.
+ */
+export function noteReading(
+  context: BindingContext,
+  req: IncomingMessage,
+  exchange: Exchange,
+  reading: Reading,
+): ClientIdentity {
+  const chaos = req.headers['x-sim-chaos'];
+  const client = clientOf(req);
+  exchange.readAs({
+    binding: reading.binding,
+    version: reading.version,
+    operation: reading.operation,
+    ...(reading.kind !== undefined && { kind: reading.kind }),
+    ...(reading.id !== undefined && { id: reading.id }),
+    scope: context.callContext(reading.tenant).scope,
+    ...(typeof chaos === 'string' && { chaos }),
+  });
+  if (reading.taskId !== undefined) exchange.about(reading.taskId);
+  exchange.client = client;
+  return client;
+}
+
+/** Exchanges whose call the pipeline served (its layers saw it, the witness among them). */
+const served = new WeakSet<Exchange>();
+
+/**
+ * A call the binding read as an operation and refused before serving it: the refusal goes on its
+ * exchange record, and to whoever `onRefused` tells (the judge). A call the pipeline served was
+ * witnessed there already.
+ */
+export function refusedWhileReading(context: BindingContext, exchange: Exchange, error: A2AError): void {
+  if (served.has(exchange) || exchange.kind === undefined || !exchange.client) return;
+  exchange.refused(error);
+  context.onRefused?.(exchange);
 }
 
 /**

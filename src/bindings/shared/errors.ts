@@ -8,14 +8,33 @@ import { A2AError, invalidParams } from '../../domain/errors.js';
 
 export const ERROR_DOMAIN = 'a2a-protocol.org';
 
-/** `[ErrorInfo, BadRequest?]`: ErrorInfo always, since SDK clients map errors by its `reason`. */
+/**
+ * `[ErrorInfo, BadRequest?, RetryInfo?]`: ErrorInfo always, since SDK clients map errors by its
+ * `reason`; RetryInfo when the error asks the client to wait, since a JSON-RPC transport may not
+ * show the client the `Retry-After` header (§9.5 and §11.6 allow further detail objects).
+ */
 export function errorDetails(error: A2AError): Record<string, unknown>[] {
-  const { metadata, fieldViolations } = error.details;
+  const { metadata, fieldViolations, retryAfterMs } = error.details;
   const details = [errorInfo(error.reason, metadata)];
   if (fieldViolations?.length) {
     details.push({ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations });
   }
+  if (retryAfterMs !== undefined) {
+    details.push({
+      '@type': 'type.googleapis.com/google.rpc.RetryInfo',
+      retryDelay: protoDuration(retryAfterMs),
+    });
+  }
   return details;
+}
+
+/**
+ * A `google.protobuf.Duration` in ProtoJSON: seconds with 0 or 3 fractional digits.
+ * @example protoDuration(1500) // '1.500s'
+ */
+export function protoDuration(ms: number): string {
+  const whole = Math.max(0, Math.round(ms));
+  return whole % 1000 === 0 ? `${whole / 1000}s` : `${(whole / 1000).toFixed(3)}s`;
 }
 
 /** A `google.rpc.ErrorInfo` detail; its metadata is a map of strings. */

@@ -8,8 +8,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WireStream } from '../../calls/wire.js';
 import { A2AError } from '../../domain/errors.js';
 import type { Exchange } from '../../calls/exchange.js';
-import { taskIdOf, type AnswerOf, type Operation } from '../../calls/operations.js';
-import { readRequest, type BindingContext } from './context.js';
+import {
+  OPERATIONS,
+  taskIdOf,
+  type AnswerOf,
+  type Operation,
+  type OperationName,
+} from '../../calls/operations.js';
+import { noteReading, readRequest, refusedWhileReading, type BindingContext } from './context.js';
 import { answerFailure } from './errors.js';
 import { declaredVersion, errorHeaders, readBody, requireJsonBody, sendJson } from './http.js';
 import { authenticate } from './auth.js';
@@ -89,6 +95,7 @@ export function jsonRpcEndpoint(
     let id: JsonRpcId = null;
     let dialect = fallback;
     let method: string | undefined;
+    let resolved: BindingContext | undefined;
     const answer = (error: A2AError) =>
       sendJson(res, routing.httpStatus(error), dialect.toError(id, error), JSON_TYPE, errorHeaders(error));
     try {
@@ -103,18 +110,25 @@ export function jsonRpcEndpoint(
       const request = parseJsonRpcRequest(text);
       id = request.id;
       dialect = chooseDialect(dialects, request.method, version);
-      const target = routing.resolve(request, req, res);
+      const target = (resolved = routing.resolve(request, req, res));
       method = request.method;
       const handler = dialect.methods.get(method);
       if (!handler) throw methodNotFound(method, dialect, dialects, declared === undefined);
+      const reading = {
+        binding: dialect.binding,
+        version: dialect.version === '0.3' ? ('0.3' as const) : ('1.0' as const),
+        operation: request.method,
+        id: request.id,
+        ...(KIND_BY_METHOD.has(method) && { kind: KIND_BY_METHOD.get(method)! }),
+      };
+      // Before the params are decoded: a refusal of them (a bad cursor) is still this client's call.
+      const named = namedTask(request.params);
+      noteReading(target, req, exchange, { ...reading, ...(named !== undefined && { taskId: named }) });
       const serve: ServeIn = (operation, tenant) => {
         const named =
           operation.name === 'send' || operation.name === 'stream' ? undefined : taskIdOf(operation);
         return readRequest(target, req, exchange, {
-          binding: dialect.binding,
-          version: dialect.version === '0.3' ? '0.3' : '1.0',
-          operation: request.method,
-          id: request.id,
+          ...reading,
           ...(tenant !== undefined && { tenant }),
           ...(named !== undefined && { taskId: named }),
         })(operation);
@@ -134,6 +148,7 @@ export function jsonRpcEndpoint(
         return;
       }
       answerFailure(res, error, context.report, (failure) => {
+        if (resolved) refusedWhileReading(resolved, exchange, failure);
         if (method !== undefined && dialect.alwaysStreams?.has(method)) {
           sseError(
             res,
@@ -146,6 +161,24 @@ export function jsonRpcEndpoint(
       });
     }
   };
+}
+
+/** Every dialect's method names (v1.0 `GetTask`, v0.3 and the gateway's `tasks/get`) → the operation. */
+const KIND_BY_METHOD: ReadonlyMap<string, OperationName> = new Map(
+  (Object.entries(OPERATIONS) as [OperationName, (typeof OPERATIONS)[OperationName]][]).flatMap(
+    ([name, { v1, v03 }]) => [[v1, name] as const, ...(v03 ? [[v03, name] as const] : [])],
+  ),
+);
+
+/**
+ * The task the params name, read before they are decoded (`id`; `taskId` on a v0.3 or gateway
+ * resubscribe), so that a refusal of the rest is still about it.
+ */
+function namedTask(params: unknown): string | undefined {
+  if (typeof params !== 'object' || params === null) return undefined;
+  const { id, taskId } = params as { id?: unknown; taskId?: unknown };
+  if (typeof taskId === 'string' && taskId !== '') return taskId;
+  return typeof id === 'string' && id !== '' ? id : undefined;
 }
 
 function chooseDialect(
