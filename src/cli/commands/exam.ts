@@ -7,7 +7,8 @@ import { writeFile } from 'node:fs/promises';
 import { constants } from 'node:os';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { COMMANDS } from '../../config/commands.js';
-import { createSimulator } from '../../index.js';
+import { createSimulator, type Simulator } from '../../index.js';
+import { wallDelay, wallNow } from '../../lib/clock.js';
 import { formatDuration } from '../../lib/duration.js';
 import { runClientCommand, type ClientExit } from '../client-command.js';
 import { combine, loadCurricula } from '../../verdicts/curriculum.js';
@@ -58,7 +59,10 @@ export const examCommand: CommandModule<object, ExamArgs> = {
       `a2a-sim exam: ${curricula.map((c) => c.name).join(', ')} at ${sim.url}; running ${command.join(' ')}\n`,
     );
     const outcome = await runClientCommand(sim, command, argv.timeout);
-    // Judged against the tasks as they are when the client is done, before closing forgets them.
+    // A task the client was following when its stream was cut is judged once it has ended: a
+    // client that took the cut for the end and left must be seen to lose the rest.
+    if (!outcome.interrupted) await untilTasksEnd(sim, argv.timeout);
+    // Judged against the tasks as they are then, before closing forgets them.
     const clients = sim.verdicts();
     const { url } = sim;
     await sim.close();
@@ -78,6 +82,12 @@ export const examCommand: CommandModule<object, ExamArgs> = {
     process.exit(interrupted ? 128 + constants.signals[interrupted] : failures.length ? 1 : 0);
   },
 };
+
+/** Waits, at most `timeoutMs`, until no task a client left after a cut is still running. */
+async function untilTasksEnd(sim: Simulator, timeoutMs: number): Promise<void> {
+  const until = wallNow() + timeoutMs;
+  while (sim.awaitingVerdicts().length > 0 && wallNow() < until) await wallDelay(100);
+}
 
 /** How the command's run fails the exam: a timeout or an interruption whatever its exit code. */
 function commandFailures({ code, timedOut, interrupted }: ClientExit, timeoutMs: number): string[] {
