@@ -52,6 +52,8 @@ export interface SoakResult {
   actions: Record<string, SoakActionCount>;
   /** The first few errors, for the log. */
   errors: string[];
+  /** Requests sent again after a reset on a reused idle connection (bench/soak-traffic.ts). */
+  retried: number;
   firstEvictionHour: { ttl: number | null; cap: number | null };
   maxStoreSize: number;
 }
@@ -170,6 +172,7 @@ const result: SoakResult = {
   samples,
   actions: traffic.counts,
   errors: traffic.errors,
+  retried: traffic.retried,
   firstEvictionHour,
   maxStoreSize,
 };
