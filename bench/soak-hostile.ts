@@ -40,7 +40,7 @@ interface Answer {
   text: string;
 }
 
-/** A hostile action: its weight in the mix, and what makes the outcome of its answer. */
+/** A hostile action: how often it comes in a round of the mix, and what makes the outcome of its answer. */
 interface HostileAction {
   name: string;
   weight: number;
@@ -205,7 +205,8 @@ const ACTIONS: HostileAction[] = [
   proxied('slow-stream', ['200 TASK_STATE_WORKING', '200 TASK_STATE_SUBMITTED'], true),
 ];
 
-const TOTAL_WEIGHT = ACTIONS.reduce((sum, a) => sum + a.weight, 0);
+/** Every action as many times as its weight: one round of the mix. */
+const ROUND: readonly HostileAction[] = ACTIONS.flatMap((a) => Array<HostileAction>(a.weight).fill(a));
 
 export interface HostileOptions {
   url: string;
@@ -228,10 +229,11 @@ export class HostileTraffic {
   private readonly random = seededRandom(0x4057);
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 16 });
   private readonly recent: string[] = [];
+  private round: HostileAction[] = [];
 
   constructor(private readonly options: HostileOptions) {}
 
-  /** Starts the next action of the mix, picked by weight. */
+  /** Starts the next action of the mix. */
   launchNext(): void {
     const action = this.pick();
     const count = this.counts[action.name]!;
@@ -357,9 +359,18 @@ export class HostileTraffic {
     if (this.recent.length > 64) this.recent.shift();
   }
 
+  /**
+   * The next action of a round of the mix, shuffled (seeded): every action comes in every round (24
+   * actions), so that even a few virtual minutes meet each of them.
+   */
   private pick(): HostileAction {
-    let r = this.random() * TOTAL_WEIGHT;
-    for (const action of ACTIONS) if ((r -= action.weight) < 0) return action;
-    return ACTIONS[ACTIONS.length - 1]!;
+    if (this.round.length === 0) {
+      this.round = [...ROUND];
+      for (let i = this.round.length - 1; i > 0; i--) {
+        const j = Math.floor(this.random() * (i + 1));
+        [this.round[i], this.round[j]] = [this.round[j]!, this.round[i]!];
+      }
+    }
+    return this.round.pop()!;
   }
 }
