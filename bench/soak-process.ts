@@ -83,6 +83,8 @@ export interface SoakSample {
   /** The hostile soak's: read right after the figures above. */
   memory?: HealthMemory;
   hostileInFlight?: number;
+  /** Connections to the hostile agent the simulator holds: the relays its limits have not stopped. */
+  agentConnections?: number;
 }
 
 export interface SoakResult {
@@ -205,7 +207,11 @@ async function sample(): Promise<void> {
     heapUsedMB: memory.heapUsed / MB,
     heapTotalMB: memory.heapTotal / MB,
     externalMB: memory.external / MB,
-    ...(health && { memory: health, hostileInFlight: hostileTraffic!.inFlight }),
+    ...(health && {
+      memory: health,
+      hostileInFlight: hostileTraffic!.inFlight,
+      agentConnections: agent!.open,
+    }),
   };
   samples.push(s);
   process.stdout.write(`${JSON.stringify({ phase: 'sample', sample: s })}\n`);

@@ -55,7 +55,11 @@ export interface HostileSoakSummary {
     errorSamples: string[];
     retried: number;
   };
-  hostile: NonNullable<SoakResult['hostile']> & { errorCount: number };
+  hostile: NonNullable<SoakResult['hostile']> & {
+    errorCount: number;
+    /** The most connections to the agent held at a sample after warm-up, and at the end. */
+    agentConnections: { max: number; end: number };
+  };
   /** After gc(): before any traffic, at the end of warm-up, the largest after it, at the end. */
   rssMB: { start: number | null; afterWarmup: number | null; max: number | null; end: number | null };
   heapUsedMB: { start: number | null; afterWarmup: number | null; max: number | null; end: number | null };
@@ -193,7 +197,14 @@ function summarise(workload: HostileSoakWorkload, result: SoakResult, bench: Ben
       errorSamples: result.errors,
       retried: result.retried,
     },
-    hostile: { ...hostile, errorCount: sum(hostile.actions) },
+    hostile: {
+      ...hostile,
+      errorCount: sum(hostile.actions),
+      agentConnections: {
+        max: Math.max(...settled.map((s) => s.agentConnections ?? 0)),
+        end: last?.agentConnections ?? 0,
+      },
+    },
     rssMB: {
       start: round(first?.rssMB ?? Number.NaN, 1),
       afterWarmup: round(settled[0]?.rssMB ?? Number.NaN, 1),
