@@ -3,14 +3,14 @@
  * node:http server, on loopback.
  *
  *   tsx bench/run.ts [--quick] [--duration S] [--rounds N] [--only NAME[,NAME]] [--sse-5000] [--soak]
- *                    [--sse-scenarios DIR] [--cost-streams N] [--cpu-prof DIR] [--json FILE]
+ *                    [--soak-hostile] [--sse-scenarios DIR] [--cost-streams N] [--cpu-prof DIR] [--json FILE]
  *                                                                   (--help says what each does)
  *
  * Every server runs as its own child process pinned to core 0 (`taskset -c 0`), started afresh for
  * every run; the load generators (autocannon in bench/load.ts, the SSE clients) run as child
  * processes pinned to core 1, and so does this orchestrator (`taskset -a -p`), which only starts
  * processes and samples /proc between and around runs. Servers alternate run by run (simulator, sdk,
- * express, node, simulator, sdk, …) so drift on the machine hits all alike. The soak is the
+ * express, node, simulator, sdk, …) so drift on the machine hits all alike. The soaks are the
  * exception: one process holds the simulator and its traffic, on a virtual clock.
  *
  * Each workload family (bench/families/) runs, sums up and judges its own workloads; this file picks
@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { httpFamily } from './families/http.js';
 import { replicasFamily } from './families/replicas.js';
 import { soakFamily } from './families/soak.js';
+import { soakHostileFamily } from './families/soak-hostile.js';
 import { sseFamily } from './families/sse.js';
 import { startupFamily } from './families/startup.js';
 import { streamCostFamily } from './families/stream-cost.js';
@@ -44,6 +45,7 @@ const { settings } = options;
 // ---------------------------------------------------------------------------------------- pick
 
 const soak = plan(soakFamily, options);
+const soakHostile = plan(soakHostileFamily, options);
 const planned = [
   ...plan(startupFamily, options),
   ...plan(httpFamily, options),
@@ -51,12 +53,15 @@ const planned = [
   ...plan(streamCostFamily, options),
   ...plan(replicasFamily, options),
   ...soak,
+  ...soakHostile,
 ];
-// The soak is a mode of its own (a couple of minutes): only when asked for by --soak or --only.
+// The soaks are modes of their own (a couple of minutes each): only when asked for by --soak,
+// --soak-hostile or --only.
+const asked = [...(options.soak ? soak : []), ...(options.soakHostile ? soakHostile : [])];
 const selected = options.only.length
   ? planned.filter((w) => options.only.some((o) => w.name === o || w.name.startsWith(o)))
-  : planned.filter((w) => !w.family.onRequest && !options.soak);
-const workloads = options.soak ? [...selected, ...soak.filter((w) => !selected.includes(w))] : selected;
+  : planned.filter((w) => !w.family.onRequest && asked.length === 0);
+const workloads = [...selected, ...asked.filter((w) => !selected.includes(w))];
 if (workloads.length === 0) throw new Error(`--only ${options.only.join(',')} matches no workload`);
 
 // ---------------------------------------------------------------------------------------- setup

@@ -40,6 +40,8 @@ class SoakClient {
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 32 });
   /** Messages sent so far: numbers every messageId and JSON-RPC id. */
   messages = 0;
+  /** Requests sent again after a reset on a reused idle connection (see {@link call}). */
+  retried = 0;
   /** The last task ids created: what GetTask asks for (some already evicted). */
   private readonly recent: string[] = [];
 
@@ -48,15 +50,21 @@ class SoakClient {
     private readonly random: () => number,
   ) {}
 
-  /** One request, its whole answer read (an SSE stream to its end). */
+  /**
+   * One request, its whole answer read (an SSE stream to its end). A request that meets a reset
+   * before any answer on a kept-alive connection the server was closing as idle is sent again, once,
+   * as Node's documentation advises (`request.reusedSocket`): the server never read it.
+   */
   call(
     method: 'GET' | 'POST',
     path: string,
     body?: unknown,
     headers: Record<string, string> = V1,
+    retry = false,
   ): Promise<{ status: number; text: string }> {
     return new Promise((resolve, reject) => {
       const payload = body === undefined ? undefined : JSON.stringify(body);
+      let answered = false;
       const request = httpRequest(
         `${this.url}${path}`,
         {
@@ -68,6 +76,7 @@ class SoakClient {
           },
         },
         (response) => {
+          answered = true;
           let text = '';
           response.setEncoding('utf8');
           response.on('data', (chunk: string) => (text += chunk));
@@ -75,7 +84,12 @@ class SoakClient {
           response.on('error', reject);
         },
       );
-      request.on('error', reject);
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        if (!answered && !retry && request.reusedSocket && error.code === 'ECONNRESET') {
+          this.retried++;
+          resolve(this.call(method, path, body, headers, true));
+        } else reject(error);
+      });
       request.end(payload);
     });
   }
@@ -300,6 +314,11 @@ export class SoakTraffic {
         },
       )
       .finally(() => this.inFlight--);
+  }
+
+  /** Requests sent again after a reset on a reused idle connection. */
+  get retried(): number {
+    return this.client.retried;
   }
 
   close(): void {

@@ -36,6 +36,8 @@ export interface SoakSummary {
   actions: Record<string, SoakActionCount>;
   errors: number;
   errorSamples: string[];
+  /** Requests sent again after a reset on a reused idle connection (bench/soak-traffic.ts). */
+  retried: number;
   evictions: { ttl: number; cap: number; firstTtlHour: number | null; firstCapHour: number | null };
   storeSize: { max: number; end: number };
   /** After gc(): at the end of warm-up, at the end of the day, the largest after warm-up. */
@@ -106,6 +108,7 @@ function summarise(workload: SoakWorkload, result: SoakResult, bench: Bench): So
     actions: result.actions,
     errors,
     errorSamples: result.errors,
+    retried: result.retried,
     evictions: {
       ttl: last?.evictedTtl ?? 0,
       cap: last?.evictedCap ?? 0,

@@ -3,7 +3,7 @@
  * written here once; the report repeats the settings as they were under `settings`.
  */
 import { parseArgs } from 'node:util';
-import type { SoakJob } from '../soak-process.js';
+import type { HostileJob, SoakJob } from '../soak-process.js';
 
 export const HELP = [
   'npm run bench -- [options]',
@@ -15,6 +15,11 @@ export const HELP = [
   '  --sse-5000        also 5000 concurrent streams (sse-5000 of bench-ticks, sse-chunks-5000 of bench-chunks)',
   '  --soak            a virtual day of mixed traffic, RSS sampled after gc() (~1 min; --quick: a virtual hour);',
   '                    alone it runs only the soak, with --only it adds it to those workloads',
+  '  --soak-hostile    hostile traffic against small budgets, ordinary traffic beside it, RSS and /_sim/health',
+  '                    memory sampled after gc(): 20 virtual minutes of warm-up, then an hour (~2 min; --quick:',
+  '                    4 virtual minutes); alone or with --soak it runs only the soaks, with --only it adds to them',
+  '  --soak-hostile-hours H',
+  '                    virtual hours of the hostile soak after its warm-up (default 1)',
   '  --sse-scenarios D a directory with another bench-ticks.yaml and bench-chunks.yaml (same form, any number of',
   '                    ticks or chunks)',
   '  --cost-streams N  concurrent streams of sse-append and sse-status (default 50, the sdk one per 50; --quick 4)',
@@ -57,6 +62,47 @@ function soakSettings(quick: boolean): SoakSettings {
       };
 }
 
+const MiB = 2 ** 20;
+
+export interface HostileSoakSettings extends SoakJob {
+  hostile: HostileJob;
+  /** Samples before this (virtual hours) are left out of the slope. */
+  warmupHours: number;
+}
+
+/**
+ * The hostile soak: the budgets of docs/limits.md set small, so that the hostile mix fills each of
+ * them within the warm-up and the hour after it runs against full budgets. --verdict-bytes is 1 MiB
+ * because the calls kept there are counted at 320 bytes each: 4 MiB would take the hour to fill.
+ * --journal-size is raised so that the journal's byte budget, not its count, is the one met. The
+ * rest are the defaults (10,000 tasks, ended tasks kept 24 h): within an hour, bytes evict, not age.
+ * Ordinary traffic runs steadily beside it, at the rate of the soak's quiet phase.
+ */
+function hostileSoakSettings(quick: boolean, hours: number | undefined): HostileSoakSettings {
+  // Twenty minutes of warm-up, then the hour (or --soak-hostile-hours) the slope is read over.
+  const warmupHours = (quick ? 1 : 20) / 60;
+  return {
+    virtualHours: warmupHours + (hours ?? (quick ? 3 / 60 : 1)),
+    warmupHours,
+    phaseMinutes: 60,
+    busyPerMinute: 8,
+    quietPerMinute: 8,
+    sampleEveryMinutes: quick ? 1 : 0.5,
+    retention: { maxTasks: 10_000, terminalTtl: 24 * 60 * 60_000 },
+    hostile: {
+      perMinute: 20,
+      watchers: quick ? 2 : 4,
+      budgets: {
+        maxStoreBytes: 16 * MiB,
+        journalBytes: 4 * MiB,
+        journalSize: 10_000,
+        verdictBytes: 1 * MiB,
+        maxBodyBytes: 4 * MiB,
+      },
+    },
+  };
+}
+
 /** The flags that settings are made from, as given. */
 interface SettingFlags {
   quick: boolean;
@@ -64,9 +110,10 @@ interface SettingFlags {
   rounds: string | undefined;
   sseScenarios: string | undefined;
   costStreams: string | undefined;
+  soakHostileHours: string | undefined;
 }
 
-function settingsFor({ quick, duration, rounds, sseScenarios, costStreams }: SettingFlags) {
+function settingsFor({ quick, duration, rounds, sseScenarios, costStreams, soakHostileHours }: SettingFlags) {
   const durationSec = Number(duration ?? (quick ? 0.5 : 5));
   return {
     quick,
@@ -96,6 +143,10 @@ function settingsFor({ quick, duration, rounds, sseScenarios, costStreams }: Set
     costStreams: Number(costStreams ?? (quick ? 4 : 50)),
     costSpeed: quick ? 8 : 1,
     soak: soakSettings(quick),
+    soakHostile: hostileSoakSettings(
+      quick,
+      soakHostileHours === undefined ? undefined : Number(soakHostileHours),
+    ),
   };
 }
 
@@ -107,6 +158,7 @@ export interface BenchOptions {
   only: string[];
   sse5000: boolean;
   soak: boolean;
+  soakHostile: boolean;
   cpuProfDir: string | undefined;
   jsonFile: string | undefined;
 }
@@ -122,6 +174,8 @@ export function parseOptions(args: string[]): BenchOptions | 'help' {
       only: { type: 'string', multiple: true },
       'sse-5000': { type: 'boolean', default: false },
       soak: { type: 'boolean', default: false },
+      'soak-hostile': { type: 'boolean', default: false },
+      'soak-hostile-hours': { type: 'string' },
       'sse-scenarios': { type: 'string' },
       'cost-streams': { type: 'string' },
       'cpu-prof': { type: 'string' },
@@ -136,9 +190,16 @@ export function parseOptions(args: string[]): BenchOptions | 'help' {
     rounds: flags.rounds,
     sseScenarios: flags['sse-scenarios'],
     costStreams: flags['cost-streams'],
+    soakHostileHours: flags['soak-hostile-hours'],
   });
-  if (!(settings.durationSec > 0) || !(settings.rounds >= 1) || !(settings.costStreams >= 1))
-    throw new Error('--duration, --rounds and --cost-streams must be positive');
+  const { soakHostile } = settings;
+  if (
+    !(settings.durationSec > 0) ||
+    !(settings.rounds >= 1) ||
+    !(settings.costStreams >= 1) ||
+    !(soakHostile.virtualHours > soakHostile.warmupHours)
+  )
+    throw new Error('--duration, --rounds, --cost-streams and --soak-hostile-hours must be positive');
   return {
     settings,
     only: (flags.only ?? [])
@@ -147,6 +208,7 @@ export function parseOptions(args: string[]): BenchOptions | 'help' {
       .filter(Boolean),
     sse5000: flags['sse-5000'],
     soak: flags.soak,
+    soakHostile: flags['soak-hostile'],
     cpuProfDir: flags['cpu-prof'],
     jsonFile: flags.json,
   };

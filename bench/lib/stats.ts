@@ -79,3 +79,22 @@ export function slope(xs: number[], ys: number[]): number {
   }
   return den > 0 ? num / den : Number.NaN;
 }
+
+/**
+ * The standard error of {@link slope}: how far the slope of noisy samples may be from the trend
+ * under them (about two of it either way). NaN with fewer than three samples.
+ */
+export function slopeError(xs: number[], ys: number[]): number {
+  const n = xs.length;
+  const b = slope(xs, ys);
+  if (n < 3 || !Number.isFinite(b)) return Number.NaN;
+  const mx = xs.reduce((a, c) => a + c, 0) / n;
+  const my = ys.reduce((a, c) => a + c, 0) / n;
+  let residuals = 0;
+  let den = 0;
+  for (let i = 0; i < n; i++) {
+    residuals += (ys[i]! - my - b * (xs[i]! - mx)) ** 2;
+    den += (xs[i]! - mx) ** 2;
+  }
+  return Math.sqrt(residuals / (n - 2) / den);
+}

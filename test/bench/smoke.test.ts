@@ -1,14 +1,14 @@
 /**
  * Keeps `npm run bench` working: runs `bench/run.ts --quick` (every workload briefly, ~50 s in all)
- * and `--soak --quick` (a virtual hour, a few seconds), and checks that their JSON has every
- * workload with real numbers. It measures nothing: the figures of a quick run beside the other test
- * files say nothing about performance.
+ * and `--soak --soak-hostile --quick` (a virtual hour, then four hostile virtual minutes: a few
+ * seconds each), and checks that their JSON has every workload with real numbers. It measures
+ * nothing: the figures of a quick run beside the other test files say nothing about performance.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'a2a-sim-bench-'));
@@ -132,13 +132,20 @@ describe('npm run bench -- --quick', () => {
     expect(report.targets.filter((t) => t.stretch).length, 'stretch targets: one per send workload').toBe(5);
     for (const target of report.targets) expect(typeof target.pass, String(target.name)).toBe('boolean');
   });
+});
 
-  it('soaks a virtual hour through both retention limits', { timeout: 60_000 }, async () => {
+describe('npm run bench -- --soak --soak-hostile --quick', () => {
+  // One run for both soaks: a second would start tsx and build its simulator again.
+  let workloads: Record<string, Obj>;
+  beforeAll(async () => {
     const file = join(dir, 'soak.json');
-    const { code, output } = await runQuickBench(file, '--soak');
+    const { code, output } = await runQuickBench(file, '--soak', '--soak-hostile');
     expect(code, output).toBe(0);
-    const { workloads } = JSON.parse(readFileSync(file, 'utf8')) as { workloads: Record<string, Obj> };
-    expect(Object.keys(workloads)).toEqual(['soak']);
+    ({ workloads } = JSON.parse(readFileSync(file, 'utf8')) as { workloads: Record<string, Obj> });
+    expect(Object.keys(workloads)).toEqual(['soak', 'soak-hostile']);
+  }, 90_000);
+
+  it('soaks a virtual hour through both retention limits', () => {
     const soak = workloads.soak!;
     expect(soak.errors, JSON.stringify(soak.errorSamples)).toBe(0);
     expect(positive(soak.tasksCreated)).toBe(true);
@@ -147,5 +154,25 @@ describe('npm run bench -- --quick', () => {
     const slope = soak.slope as Obj;
     for (const key of ['rssMBPerHour', 'rssMBPer10kTasks', 'heapMBPerHour', 'heapMBPer10kTasks'])
       expect(Number.isFinite(slope[key]), key).toBe(true);
+  });
+
+  it('soaks hostile traffic against small budgets, the ordinary traffic beside it answered', () => {
+    const soak = workloads['soak-hostile']!;
+    const ordinary = soak.ordinary as Obj;
+    const hostile = soak.hostile as Obj;
+    expect(ordinary.errors, JSON.stringify(ordinary.errorSamples)).toBe(0);
+    expect(hostile.errorCount, JSON.stringify(hostile.errors)).toBe(0);
+    for (const [name, count] of Object.entries(hostile.actions as Record<string, Obj>))
+      expect(positive(count.started), `${name} started`).toBe(true);
+    for (const figures of [soak.rssMB, soak.heapUsedMB] as Obj[])
+      for (const key of ['start', 'afterWarmup', 'max', 'end'])
+        expect(positive(figures[key]), key).toBe(true);
+    const slope = soak.slope as Obj;
+    for (const key of ['rssMBPerHour', 'rssError', 'heapMBPerHour', 'heapError'])
+      expect(Number.isFinite(slope[key]), key).toBe(true);
+    const max = (soak.memory as Obj).max as Obj;
+    for (const key of ['storeBytes', 'journalBytes', 'verdictBytes', 'eventsKept', 'rssMB'])
+      expect(positive(max[key]), key).toBe(true);
+    expect(positive((soak.bound as Obj).rssMB)).toBe(true);
   });
 });
