@@ -106,6 +106,17 @@ export class SimEventBus {
     return () => this.listeners.delete(listener);
   }
 
+  /** The `n` of the oldest and the newest event the history holds (`[1, 0]` when empty). */
+  get span(): [first: number, last: number] {
+    return [Math.max(1, this.counter - this.historySize + 1), this.counter];
+  }
+
+  /** Event `n`, while the history still holds it. */
+  at(n: number): SimEvent | undefined {
+    const [first, last] = this.span;
+    return n >= first && n <= last ? this.event(n) : undefined;
+  }
+
   /** The most recent events, oldest first. */
   history(): SimEvent[] {
     const events: SimEvent[] = [];

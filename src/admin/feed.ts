@@ -13,6 +13,7 @@ import { requestTarget } from '../bindings/shared/http.js';
 import { toWireStreamResponse } from '../bindings/v1/codec.js';
 import { placeOf } from '../domain/scope.js';
 import { A2AError, invalidParams } from '../domain/errors.js';
+import { deadline } from '../lib/clock.js';
 import type { Logger } from '../lib/log.js';
 import type { TaskStore } from '../store/task-store.js';
 import { checkAdminAccess, checkFeedOrigin } from './access.js';
@@ -29,6 +30,8 @@ export const FEED_TYPES: readonly SimEvent['type'][] = EVERY_FEED_TYPE;
 
 /** Close code for a watcher that reads too slowly: "try again later" (RFC 6455 §7.4.1, IANA registry). */
 const TOO_SLOW = 1013;
+/** How long a watcher closed as too slow has to answer the close before its socket goes. */
+const CLOSE_GRACE_MS = 2_000;
 
 /** What the feed reads: the bus, the store (to tell what an event is about), the access token. */
 type FeedSource = Pick<ControlPlane, 'events' | 'store' | 'adminToken'>;
@@ -117,8 +120,16 @@ export function attachFeed(server: Server, plane: FeedSource, options: FeedOptio
     // The history goes out under the same slow-reader bound as live events: a batch while the
     // socket's buffer is below it, the next once that batch is flushed. Live events that come
     // meanwhile wait behind it, in order, and count against the bound too.
-    const history = plane.events.history().filter(matches);
-    let next = 0;
+    // The history is read from the bus as it goes out, by number, so a watcher that does not read
+    // holds no event the bus has let go (an event that left the ring meanwhile is skipped).
+    let [next, last] = plane.events.span;
+    const nextOfHistory = (): SimEvent | undefined => {
+      while (next <= last) {
+        const event = plane.events.at(next++);
+        if (event && matches(event)) return event;
+      }
+      return undefined;
+    };
     let waiting: string[] | undefined = [];
     let waitingBytes = 0;
     const tooSlow = (bytes: number) => {
@@ -127,12 +138,19 @@ export function attachFeed(server: Server, plane: FeedSource, options: FeedOptio
         `feed: dropped a watcher that reads too slowly (${bytes} bytes waiting to be sent)`,
       );
       ws.close(TOO_SLOW, `too slow: more than ${maxBuffered} bytes waiting to be sent`);
+      // A watcher that does not read does not answer the close either: let its socket go soon
+      // rather than after ws's 30 s closing handshake.
+      deadline(CLOSE_GRACE_MS, () => ws.terminate());
     };
     const sendHistory = () => {
       if (ws.readyState !== ws.OPEN || !waiting) return;
-      while (next < history.length && ws.bufferedAmount <= maxBuffered) ws.send(encode(history[next++]!));
-      if (next < history.length) {
-        ws.send(encode(history[next++]!), () => sendHistory());
+      let event = nextOfHistory();
+      while (event && ws.bufferedAmount <= maxBuffered) {
+        ws.send(encode(event));
+        event = nextOfHistory();
+      }
+      if (event) {
+        ws.send(encode(event), () => sendHistory());
         return;
       }
       for (const text of waiting) ws.send(text);

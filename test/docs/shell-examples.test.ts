@@ -197,7 +197,7 @@ const EXPECTED: { file: string; block: string; output: string[] }[] = [
   {
     file: 'docs/verdicts.md',
     block: 'client.sh',
-    output: ['TASK_STATE_COMPLETED', 'pass  MUST   retry-after', 'exam passed', 'name="retry-after"'],
+    output: ['TASK_STATE_COMPLETED', 'pass   MUST   retry-after', 'exam passed', 'name="retry-after"'],
   },
   { file: 'docs/cli.md', block: '--speed abc', output: ['--speed', 'exit code 2'] },
   {
