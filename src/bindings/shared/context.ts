@@ -82,20 +82,23 @@ export function readRequest(
   const client = noteReading(context, req, exchange, reading);
   const upstreamHeaders = forwardedHeaders(req);
   // A fresh object per call: the runtime notes the scenario it matched on it.
+  // Made only when asked for (by the proxy, to abort its call to a real agent): a controller and a
+  // socket listener per call would cost every call what few need.
+  let leaving: ReturnType<typeof whenClientLeaves> | undefined;
   const ctx: CallContext = {
     ...context.callContext(reading.tenant),
     version: reading.version,
     client,
     ...(upstreamHeaders && { upstreamHeaders }),
+    get signal() {
+      return (leaving ??= whenClientLeaves(req)).signal;
+    },
   };
   return (operation) => {
     served.add(exchange);
     exchange.kind = operation.name;
-    const leaving = whenClientLeaves(req);
-    ctx.signal = leaving.signal;
-    return context
-      .serve({ operation, ctx, exchange, ...(typeof chaos === 'string' && { chaos }) })
-      .finally(leaving.release);
+    const answer = context.serve({ operation, ctx, exchange, ...(typeof chaos === 'string' && { chaos }) });
+    return answer.finally(() => leaving?.release());
   };
 }
 
