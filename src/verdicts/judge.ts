@@ -61,6 +61,8 @@ export const DEFAULT_VERDICT_BYTES = 32 * 1024 * 1024;
 const CALL_BYTES = 320;
 /** What each event a stream delivered costs. */
 export const DELIVERED_BYTES = 48;
+/** What a client's record costs beside its calls: its name (two bytes a character) and the record. */
+const clientBytes = (identity: ClientIdentity) => 200 + 2 * identity.id.length;
 /** Verdicts are worked out again for the feed at most this often (machine time, off the request path). */
 const PUBLISH_EVERY_MS = 250;
 
@@ -119,6 +121,8 @@ export class Judge {
       // Past the cap, the client heard from least recently is forgotten (rare: a scan is fine).
       if (this.clients.size >= MAX_CLIENTS) this.forgetOldest();
       this.clients.set(identity.id, (client = { identity, calls: [], bytes: 0, lastAtMs: 0 }));
+      // The client's name is the client's to choose (`X-Sim-Client`, up to a header's size).
+      this.hold(client, clientBytes(identity));
     }
     client.lastAtMs = call.atMs;
     client.calls.push(call);
@@ -158,7 +162,7 @@ export class Judge {
   /** Keeps the newest `keep` calls of a client. */
   private trim(client: ClientRecord, keep: number): void {
     client.calls.splice(0, client.calls.length - keep);
-    let bytes = 0;
+    let bytes = clientBytes(client.identity);
     for (const call of client.calls) bytes += CALL_BYTES + (call.delivered?.length ?? 0) * DELIVERED_BYTES;
     this.heldBytes += bytes - client.bytes;
     client.bytes = bytes;

@@ -59,3 +59,17 @@ describe('Judge.awaiting', () => {
     ).toBe('never delivered 1 event(s) of the task: seq 4');
   });
 });
+
+describe('what a client names itself', () => {
+  it('counts against the verdicts budget: 1,000 clients with 16 KB names fit 1 MiB by forgetting the oldest', () => {
+    const judge = new Judge({ facts: () => undefined, maxBytes: 1024 * 1024 });
+    for (let i = 0; i < 1000; i++) {
+      judge.observe(
+        { id: `${i}-${'n'.repeat(16 * 1024)}`, by: 'header' },
+        { atMs: i, kind: 'get', taskId: 't' },
+      );
+    }
+    expect(judge.bytes).toBeLessThanOrEqual(1024 * 1024);
+    expect(judge.size.clients).toBeLessThan(40);
+  });
+});

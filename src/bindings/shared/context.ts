@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { AgentExtension } from '../../agents/schema.js';
-import { ROOT_SCOPE, scopeOf } from '../../domain/scope.js';
+import { ROOT_SCOPE, scopeOf, type Scope } from '../../domain/scope.js';
 import type { PushDialect } from '../../domain/types.js';
 import type { Exchange } from '../../calls/exchange.js';
 import type { AnswerOf, Operation, OperationName } from '../../calls/operations.js';
@@ -79,14 +79,15 @@ export function readRequest(
   reading: Reading,
 ): ServeOperation {
   const chaos = req.headers['x-sim-chaos'];
-  const client = noteReading(context, req, exchange, reading);
+  const base = context.callContext(reading.tenant);
+  const client = noteReading(context, req, exchange, reading, base.scope);
   const upstreamHeaders = forwardedHeaders(req);
   // A fresh object per call: the runtime notes the scenario it matched on it.
   // Made only when asked for (by the proxy, to abort its call to a real agent): a controller and a
   // socket listener per call would cost every call what few need.
   let leaving: ReturnType<typeof whenClientLeaves> | undefined;
   const ctx: CallContext = {
-    ...context.callContext(reading.tenant),
+    ...base,
     version: reading.version,
     client,
     ...(upstreamHeaders && { upstreamHeaders }),
@@ -111,6 +112,7 @@ export function noteReading(
   req: IncomingMessage,
   exchange: Exchange,
   reading: Reading,
+  scope: Scope = context.callContext(reading.tenant).scope,
 ): ClientIdentity {
   const chaos = req.headers['x-sim-chaos'];
   const client = clientOf(req);
@@ -120,7 +122,7 @@ export function noteReading(
     operation: reading.operation,
     ...(reading.kind !== undefined && { kind: reading.kind }),
     ...(reading.id !== undefined && { id: reading.id }),
-    scope: context.callContext(reading.tenant).scope,
+    scope,
     ...(typeof chaos === 'string' && { chaos }),
   });
   if (reading.taskId !== undefined) exchange.about(reading.taskId);
