@@ -24,6 +24,7 @@ import type { FaultLog, FaultRecord } from './fault-log.js';
 import { compilePlan, type ChaosPlan } from './plan.js';
 import { ChaosSyntaxError, parseChaosPairs } from './pairs.js';
 import { isQuiet, overlay, type ChaosLevel, type RawChaosProfile } from './profile.js';
+import { ClientCalls } from './client-calls.js';
 import { LateResumes, resumeExpired } from './late-resume.js';
 import { scenarioChaos } from './scenario-chaos.js';
 import type { GlobalChaos } from './setting.js';
@@ -60,6 +61,7 @@ class Chaos {
   private calls = 0;
   private streams = 0;
   private readonly lateResumes = new LateResumes();
+  private readonly clientCalls = new ClientCalls();
 
   constructor(
     private readonly inner: ChaosSubject,
@@ -180,7 +182,9 @@ class Chaos {
     const random = new Random(`${this.options.seed}/chaos/call-${n}`);
     const errors = plan.errors;
     if (!errors) return random;
-    const fails = errors.onCall === n || (errors.rate !== undefined && random.next() < errors.rate);
+    const fails =
+      (errors.onCall !== undefined && this.clientCalls.next(clientOf(call)) === errors.onCall) ||
+      (errors.rate !== undefined && random.next() < errors.rate);
     if (!fails) return random;
     this.record(plan, call, {
       kind: 'error',

@@ -81,7 +81,7 @@ export const ChaosProfileFile = z
           .int()
           .min(1)
           .optional()
-          .meta({ description: 'Fail exactly the Nth call (1 is the first).' }),
+          .meta({ description: "Fail exactly each client's Nth call (1 is its first)." }),
         retryAfter: Duration.optional().meta({ description: 'Retry-After of a 503 or 429. Default 1s.' }),
       })
       .optional(),

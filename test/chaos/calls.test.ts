@@ -149,6 +149,15 @@ describe('call errors on a non-streaming call', () => {
     expect(await faultsOf(t, { kind: 'error' })).toMatchObject([{ detail: { error: '503', call: 3 } }]);
   });
 
+  it("errors-on-call=2 counts each client's calls: one client's calls do not use up another's fault", async () => {
+    const as = (client: string) => async () =>
+      (await getJson(t, `/tasks/${taskId}`, { ...chaos('errors-on-call=2'), 'x-sim-client': client })).status;
+    const [a, b] = [as('on-call-a'), as('on-call-b')];
+    expect([await a(), await b(), await a(), await a(), await b(), await b()]).toEqual([
+      200, 200, 503, 200, 503, 200,
+    ]);
+  });
+
   it('a refused GetTask is in the fault log under its task, with its request', async () => {
     expect((await getTask('REST', 'errors-kind=503')).status).toBe(503);
     expect(await faultsOf(t, { taskId })).toMatchObject([
