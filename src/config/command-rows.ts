@@ -140,6 +140,13 @@ export const EXAM = group(OWN_OPTIONS, [
     arg: 'FILE',
     help: 'Write the verdicts as JUnit XML to this file',
   },
+  {
+    flag: 'report',
+    env: false,
+    type: 'string',
+    arg: 'FILE',
+    help: "Write the verdicts as JSON to this file: the curricula, their rules, and each client's verdicts",
+  },
   SEED,
   {
     name: 'speed',

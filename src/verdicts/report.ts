@@ -1,7 +1,7 @@
 /**
  * An exam's verdicts as a person reads them (a table per client) and as CI reads them (JUnit XML:
  * one testcase per rule, a failure for `fail`, a skip for `not exercised`, a pass that says what
- * it advises for `advice`).
+ * it advises for `advice`), and as a script reads them (`exam --report`, JSON).
  */
 import type { ClientVerdicts, RuleVerdict } from './judge.js';
 import type { Evidence } from './rule.js';
@@ -59,6 +59,26 @@ export function junitXml(
     ].join('\n');
   });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="a2a-sim exam">\n${suites.join('\n')}\n</testsuites>\n`;
+}
+
+/** What `exam --report` writes: the verdicts of the curricula's rules, for a script to read. */
+export function examReport(
+  clients: readonly ClientVerdicts[],
+  curricula: readonly string[],
+  rules: readonly string[],
+  command: string,
+) {
+  return {
+    curricula,
+    rules,
+    command,
+    clients: clients.map((client) => ({
+      ...client,
+      verdicts: client.verdicts
+        .filter((v) => rules.includes(v.rule))
+        .map((v) => ({ ...v, evidence: summarized(v.evidence) })),
+    })),
+  };
 }
 
 /** Evidence lines shown per failure, the rest counted. */

@@ -12,7 +12,7 @@ import { wallDelay, wallNow } from '../../lib/clock.js';
 import { formatDuration } from '../../lib/duration.js';
 import { runClientCommand, type ClientExit } from '../client-command.js';
 import { combine, loadCurricula } from '../../verdicts/curriculum.js';
-import { junitXml, verdictTable } from '../../verdicts/report.js';
+import { examReport, junitXml, verdictTable } from '../../verdicts/report.js';
 import { withOptions } from '../options.js';
 
 const examOptions = <T>(yargs: Argv<T>) =>
@@ -68,6 +68,10 @@ export const examCommand: CommandModule<object, ExamArgs> = {
     await sim.close();
     process.stdout.write(`\n${verdictTable(clients, rules)}`);
     if (argv.junit) await writeFile(argv.junit, junitXml(clients, rules, command.join(' ')));
+    if (argv.report) {
+      const report = examReport(clients, curricula.map((c) => c.name), rules, command.join(' '));
+      await writeFile(argv.report, `${JSON.stringify(report, null, 2)}\n`);
+    }
     const mustFailed = clients.some((c) =>
       c.verdicts.some((v) => rules.includes(v.rule) && v.level === 'MUST' && v.outcome === 'fail'),
     );
