@@ -143,9 +143,9 @@ export const unknownState: Rule = {
   judge({ calls, facts }) {
     const finding: Finding = { exercised: 0, failures: [] };
     for (const [taskId, taskCalls] of callsByTask(calls)) {
-      // A stream cut right after the made-up state, before any real event, left the client nothing
-      // to show how it copes: the cut is no-lost-events' to judge, not this rule's.
-      const at = taskCalls.findIndex((c) => unknownIndex(c) >= 0 && !cutAfterUnknown(c));
+      // A stream cut after the made-up state ended the client's reading, not the state: whether
+      // the client came back after the cut is no-lost-events' to judge, not this rule's.
+      const at = taskCalls.findIndex((c) => unknownIndex(c) >= 0 && c.ended !== 'cut');
       if (at < 0) continue;
       const known = facts(taskId);
       if (known && !isTerminal(known.state)) continue;
@@ -170,11 +170,6 @@ const OVERLOAD = new Set(['UnavailableError', 'ResourceExhaustedError', 'Connect
 
 function unknownIndex(call: Observation): number {
   return (call.delivered ?? []).findIndex((d) => d.synthetic && d.state === 'unknown');
-}
-
-/** Whether the stream was cut after its unknown state with no real event after it. */
-function cutAfterUnknown(call: Observation): boolean {
-  return call.ended === 'cut' && !call.delivered!.slice(unknownIndex(call) + 1).some((d) => !d.synthetic);
 }
 
 function lastDelivered(calls: readonly Observation[]): number {

@@ -135,6 +135,17 @@ describe('the stream rules', () => {
     ]);
     expect(judge('unknown-state', [cut, finished])).toBe('pass');
   });
+
+  it('unknown-state: a stream cut later, after real events, is not charged to it either', () => {
+    const unknown: Delivered = { synthetic: true, state: 'unknown' };
+    // The client read on past the made-up state until chaos cut the stream, and left: it lost the
+    // rest to the cut, which no-lost-events judges; it showed nothing of how it takes the state.
+    const cut = stream(0, [{ seq: 1, state: 'submitted' }, unknown, { seq: 2, state: 'working' }], {
+      ended: 'cut',
+    });
+    expect(judge('unknown-state', [cut])).toBe('not exercised');
+    expect(judge('no-lost-events', [cut])).toBe('fail');
+  });
 });
 
 describe('the polling rules', () => {
