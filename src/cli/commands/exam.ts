@@ -7,11 +7,9 @@ import { writeFile } from 'node:fs/promises';
 import { constants } from 'node:os';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { COMMANDS } from '../../config/commands.js';
-import { createSimulator, type Simulator } from '../../index.js';
-import { wallDelay, wallNow } from '../../lib/clock.js';
 import { formatDuration } from '../../lib/duration.js';
 import { runClientCommand, type ClientExit } from '../client-command.js';
-import { combine, loadCurricula } from '../../verdicts/curriculum.js';
+import { openExam } from '../exam-session.js';
 import { examReport, junitXml, verdictTable } from '../../verdicts/report.js';
 import { withOptions } from '../options.js';
 
@@ -29,13 +27,6 @@ export const examCommand: CommandModule<object, ExamArgs> = {
   describe: 'Run a client against the simulator under chaos and judge it, rule by rule (for CI)',
   builder: (yargs) => examOptions(yargs),
   handler: async (argv: ArgumentsCamelCase<ExamArgs>) => {
-    const curricula = await loadCurricula(
-      argv.curriculum
-        .split(',')
-        .map((n) => n.trim())
-        .filter(Boolean),
-    );
-    const { chaos, speed, eventTtl, rules, thresholds } = combine(curricula);
     // Only loopback clients reach the exam's simulator, and they need no token: a CI job's token
     // for a simulator served elsewhere neither stops the exam nor guards it.
     if (process.env['A2A_SIM_ADMIN_TOKEN'] !== undefined) {
@@ -43,33 +34,34 @@ export const examCommand: CommandModule<object, ExamArgs> = {
         'a2a-sim exam: A2A_SIM_ADMIN_TOKEN is not read: the simulator listens on 127.0.0.1 only, where the control plane (/_sim) needs no token\n',
       );
     }
-    const sim = await createSimulator({
-      port: 0,
-      logLevel: 'warn',
+    const exam = await openExam({
+      curricula: argv.curriculum
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean),
       scenarioDirs: argv.scenarioDirs,
       builtinScenarios: argv.builtinScenarios,
       seed: argv.seed,
-      speed: argv.speed ?? speed ?? 1,
-      ...(chaos && { chaos }),
-      ...(eventTtl && { retention: { eventTtl } }),
-      verdicts: thresholds,
+      ...(argv.speed !== undefined && { speed: argv.speed }),
     });
+    const { sim, curricula, rules } = exam;
     const command = argv['--'] as string[];
     process.stdout.write(
       `a2a-sim exam: ${curricula.map((c) => c.name).join(', ')} at ${sim.url}; running ${command.join(' ')}\n`,
     );
     const outcome = await runClientCommand(sim, command, argv.timeout);
-    // A task the client was following when its stream was cut is judged once it has ended: a
-    // client that took the cut for the end and left must be seen to lose the rest.
-    if (!outcome.interrupted) await untilTasksEnd(sim, argv.timeout);
-    // Judged against the tasks as they are then, before closing forgets them.
-    const clients = sim.verdicts();
     const { url } = sim;
-    await sim.close();
+    // An interrupted exam is judged at once: nobody waits for the tasks its client left.
+    const clients = await exam.judge(outcome.interrupted ? 0 : argv.timeout);
     process.stdout.write(`\n${verdictTable(clients, rules)}`);
     if (argv.junit) await writeFile(argv.junit, junitXml(clients, rules, command.join(' ')));
     if (argv.report) {
-      const report = examReport(clients, curricula.map((c) => c.name), rules, command.join(' '));
+      const report = examReport(
+        clients,
+        curricula.map((c) => c.name),
+        rules,
+        command.join(' '),
+      );
       await writeFile(argv.report, `${JSON.stringify(report, null, 2)}\n`);
     }
     const mustFailed = clients.some((c) =>
@@ -86,12 +78,6 @@ export const examCommand: CommandModule<object, ExamArgs> = {
     process.exit(interrupted ? 128 + constants.signals[interrupted] : failures.length ? 1 : 0);
   },
 };
-
-/** Waits, at most `timeoutMs`, until no task a client left after a cut is still running. */
-async function untilTasksEnd(sim: Simulator, timeoutMs: number): Promise<void> {
-  const until = wallNow() + timeoutMs;
-  while (sim.awaitingVerdicts().length > 0 && wallNow() < until) await wallDelay(100);
-}
 
 /** How the command's run fails the exam: a timeout or an interruption whatever its exit code. */
 function commandFailures({ code, timedOut, interrupted }: ClientExit, timeoutMs: number): string[] {
