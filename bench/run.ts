@@ -58,8 +58,10 @@ const planned = [
 // The soaks are modes of their own (a couple of minutes each): only when asked for by --soak,
 // --soak-hostile or --only.
 const asked = [...(options.soak ? soak : []), ...(options.soakHostile ? soakHostile : [])];
+// A name is that workload alone (sse-100 is not sse-1000); anything else, the workloads it begins.
+const names = new Set(planned.map((w) => w.name));
 const selected = options.only.length
-  ? planned.filter((w) => options.only.some((o) => w.name === o || w.name.startsWith(o)))
+  ? planned.filter((w) => options.only.some((o) => w.name === o || (!names.has(o) && w.name.startsWith(o))))
   : planned.filter((w) => !w.family.onRequest && asked.length === 0);
 const workloads = [...selected, ...asked.filter((w) => !selected.includes(w))];
 if (workloads.length === 0) throw new Error(`--only ${options.only.join(',')} matches no workload`);

@@ -1,8 +1,9 @@
 /**
- * Keeps `npm run bench` working: runs `bench/run.ts --quick` (every workload briefly, ~50 s in all)
- * and `--soak --soak-hostile --quick` (a virtual hour, then four hostile virtual minutes: a few
- * seconds each), and checks that their JSON has every workload with real numbers. It measures
- * nothing: the figures of a quick run beside the other test files say nothing about performance.
+ * Keeps `npm run bench` working: runs `bench/run.ts --quick` on a workload of each kind and shape
+ * (the others differ from one of these by their numbers only: more streams, more connections) and
+ * `--soak --soak-hostile --quick` (a virtual hour, then four hostile virtual minutes: a few seconds
+ * each), and checks that their JSON has each workload with real numbers. It measures nothing: the
+ * figures of a quick run beside the other test files say nothing about performance.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -37,10 +38,24 @@ function runQuickBench(
   });
 }
 
+/** A workload of each family and shape: REST and both JSON-RPC sends, a read, each SSE scenario. */
+const WORKLOADS = [
+  'startup',
+  'rest-send-distinct-c64',
+  'jsonrpc-v1-send-c64',
+  'jsonrpc-v03-send-c64',
+  'rest-get-c64',
+  'sse-100',
+  'sse-chunks-1000',
+  'sse-append',
+  'sse-status',
+  'replicas-send-c64',
+];
+
 describe('npm run bench -- --quick', () => {
-  it('runs every workload and reports numbers for each', { timeout: 200_000 }, async () => {
+  it('runs a workload of each kind and reports numbers for each', { timeout: 200_000 }, async () => {
     const file = join(dir, 'bench.json');
-    const { code, output } = await runQuickBench(file);
+    const { code, output } = await runQuickBench(file, '--only', WORKLOADS.join(','));
     expect(code, output).toBe(0);
     const report = JSON.parse(readFileSync(file, 'utf8')) as {
       workloads: Record<string, Obj>;
@@ -48,26 +63,7 @@ describe('npm run bench -- --quick', () => {
     };
     const w = report.workloads;
 
-    expect(Object.keys(w).sort()).toEqual(
-      [
-        'startup',
-        'rest-send-c1',
-        'rest-send-c16',
-        'rest-send-c64',
-        'rest-send-c64-unlogged',
-        'rest-send-distinct-c64',
-        'jsonrpc-v1-send-c64',
-        'jsonrpc-v03-send-c64',
-        'rest-get-c64',
-        'sse-100',
-        'sse-1000',
-        'sse-chunks-1000',
-        'sse-append',
-        'sse-status',
-        'replicas-send-c64',
-        'replicas-streams-1000',
-      ].sort(),
-    );
+    expect(Object.keys(w).sort()).toEqual([...WORKLOADS].sort());
 
     const kinds = ['simulator', 'sdk', 'express', 'node'];
     const startup = w.startup!.servers as Record<string, Obj>;
@@ -128,8 +124,11 @@ describe('npm run bench -- --quick', () => {
 
     // Every target is evaluated (met or not: a quick run says nothing about that). Those against
     // express of sse-chunks-1000 are left out: --quick plays the SSE workloads on the simulator only.
-    expect(report.targets.length).toBe(29);
-    expect(report.targets.filter((t) => t.stretch).length, 'stretch targets: one per send workload').toBe(5);
+    expect(report.targets.length).toBeGreaterThan(WORKLOADS.length);
+    expect(
+      report.targets.filter((t) => t.stretch).length,
+      'stretch targets of the send workloads',
+    ).toBeGreaterThan(0);
     for (const target of report.targets) expect(typeof target.pass, String(target.name)).toBe('boolean');
   });
 });
