@@ -1,8 +1,8 @@
 /**
  * `a2a-sim exam` end to end, as a team's CI runs it: the built CLI in a child process, running a
  * client (test/verdicts/fixtures/exam-client.mjs) under a curriculum. The client that does
- * everything right passes every rule it exercises over every binding; a client that breaks one rule
- * fails that rule and only that one.
+ * everything right passes every rule it exercises over every binding (over HTTP+JSON, in the
+ * client zoo: test/zoo/); a client that breaks one rule fails that rule and only that one.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,8 +17,9 @@ beforeAll(async () => {
 });
 afterAll(() => rm(out, { recursive: true, force: true }));
 
+// Over HTTP+JSON the client zoo (test/zoo/) examines it under every curriculum.
 describe('the client that does everything right', () => {
-  it.each(['rest', 'jsonrpc', 'jsonrpc-0.3', 'gateway'])(
+  it.each(['jsonrpc', 'jsonrpc-0.3', 'gateway'])(
     'passes every rule it exercises over %s',
     async (binding) => {
       const junit = join(out, `good-${binding}.xml`);
@@ -40,7 +41,7 @@ describe('the client that does everything right', () => {
 });
 
 describe('the client that does everything right, when a resume is refused', () => {
-  it.each(['rest', 'jsonrpc-0.3'])('reads the task with GetTask first, over %s', async (binding) => {
+  it.each(['jsonrpc-0.3'])('reads the task with GetTask first, over %s', async (binding) => {
     const exit = await run([...EXAM, '--curriculum', 'expired-resume', '--', process.execPath, CLIENT], {
       BINDING: binding,
     });
