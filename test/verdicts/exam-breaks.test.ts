@@ -6,7 +6,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { run } from '../helpers/cli.js';
 import { CLIENT, EXAM, failed } from './fixtures/exam.js';
 
@@ -38,10 +38,11 @@ const CASES = BREAKS.map(
   ([rule, curriculum, must], i) => [rule, curriculum, BINDINGS[i % BINDINGS.length]!, must] as const,
 );
 
-describe('a client that breaks one rule', () => {
-  it.each(CASES)(
+// Each exam is a few seconds of a client waiting on its tasks: several at once, as CI jobs would be.
+describe.concurrent('a client that breaks one rule', () => {
+  it.for(CASES)(
     'fails %s, and only it, under the %s curriculum over %s',
-    async (rule, curriculum, binding, must) => {
+    async ([rule, curriculum, binding, must], { expect }) => {
       const junit = join(out, `${rule}.xml`);
       const exit = await run(
         [...EXAM, '--curriculum', curriculum, '--junit', junit, '--', process.execPath, CLIENT],
@@ -55,7 +56,9 @@ describe('a client that breaks one rule', () => {
     },
   );
 
-  it('fails input-required-continuation through the gateway, answering with no context', async () => {
+  it('fails input-required-continuation through the gateway, answering with no context', async ({
+    expect,
+  }) => {
     const exit = await run([...EXAM, '--curriculum', 'reconnect', '--', process.execPath, CLIENT], {
       BREAK: 'input-required-continuation',
       BINDING: 'gateway',

@@ -17,11 +17,12 @@ beforeAll(async () => {
 });
 afterAll(() => rm(out, { recursive: true, force: true }));
 
-// Over HTTP+JSON the client zoo (test/zoo/) examines it under every curriculum.
-describe('the client that does everything right', () => {
-  it.each(['jsonrpc', 'jsonrpc-0.3', 'gateway'])(
+// Over HTTP+JSON the client zoo (test/zoo/) examines it under every curriculum. Each exam is a few
+// seconds of a client waiting on its tasks: several at once, as CI jobs would be.
+describe.concurrent('the client that does everything right', () => {
+  it.for(['jsonrpc', 'jsonrpc-0.3', 'gateway'])(
     'passes every rule it exercises over %s',
-    async (binding) => {
+    async (binding, { expect }) => {
       const junit = join(out, `good-${binding}.xml`);
       const exit = await run(
         [...EXAM, '--curriculum', 'all', '--junit', junit, '--', process.execPath, CLIENT],
@@ -40,8 +41,8 @@ describe('the client that does everything right', () => {
   );
 });
 
-describe('the client that does everything right, when a resume is refused', () => {
-  it.each(['jsonrpc-0.3'])('reads the task with GetTask first, over %s', async (binding) => {
+describe.concurrent('the client that does everything right, when a resume is refused', () => {
+  it.for(['jsonrpc-0.3'])('reads the task with GetTask first, over %s', async (binding, { expect }) => {
     const exit = await run([...EXAM, '--curriculum', 'expired-resume', '--', process.execPath, CLIENT], {
       BINDING: binding,
     });
