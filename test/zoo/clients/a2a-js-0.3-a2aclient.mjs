@@ -1,4 +1,7 @@
 // The official SDK's 0.3 line: the legacy A2AClient (JSON-RPC only).
+import { sdkEvidence } from '../lib/a2a-js.mjs';
+import { resumingClientExpect } from '../lib/resuming-client.mjs';
+
 export const client = {
   id: 'a2a-js-0.3-a2aclient',
   library: '@a2a-js/sdk',
@@ -6,42 +9,6 @@ export const client = {
   api: 'A2AClient (legacy), JSON-RPC',
   load: () => import('../lib/a2a-js-0.3.mjs'),
   drive: async (url) => (await import('../lib/a2a-js-0.3.mjs')).driveA2AClient(url),
-  expect: {
-    // A resubscribe that comes after the task has ended is refused, and the script reads the task
-    // then: whether one does depends on how fast the client comes back.
-    reconnect: {
-      'resume-cursor': 'fail',
-      'no-lost-events': 'pass',
-      'get-after-failed-resume': ['pass', 'not exercised'],
-      'input-required-continuation': 'pass',
-    },
-    polling: { 'no-poll-after-terminal': 'pass' },
-    errors: { 'retry-after': 'fail' },
-    quirks: { 'unknown-state': 'pass' },
-    // It comes back within the 50 ms a resume is kept for, unless the machine is busy.
-    'expired-resume': { 'resume-cursor': 'fail', 'get-after-failed-resume': ['pass', 'not exercised'] },
-    all: {
-      'resume-cursor': 'fail',
-      'no-lost-events': 'pass',
-      'get-after-failed-resume': ['pass', 'not exercised'],
-      'no-poll-after-terminal': 'pass',
-      'retry-after': 'fail',
-      'unknown-state': ['pass', 'not exercised'],
-      'input-required-continuation': 'pass',
-    },
-  },
-  evidence: {
-    'resume-cursor':
-      "resubscribeTask sends tasks/resubscribe with only the task id, and the SDK's SSE parser hands on no `id:` line, so a resume carries no afterSeq: on the v0.3 dialect, which asks for it (seed 002), a MUST failure.",
-    'no-lost-events':
-      'After a cut the script calls resubscribeTask, as the SDK offers, until the task ends; the snapshot each subscription opens with leaves nothing lost.',
-    'get-after-failed-resume':
-      'A refused resubscribe throws; the script reads the task with getTask before it subscribes again.',
-    'no-poll-after-terminal': 'One getTask of the completed flight task, and no more.',
-    'retry-after':
-      "The client neither retries a 503 nor waits: it throws to the caller (a JSON-RPC error keeps the RetryInfo in its `data`), and the script, as the SDK's README does, goes on with its next call at once.",
-    'unknown-state': 'The stream goes on past the made-up state, and the script reads on to the real end.',
-    'input-required-continuation':
-      'The answer to the flight question carries the taskId and contextId of the task that asked.',
-  },
+  expect: resumingClientExpect('v0.3'),
+  evidence: sdkEvidence('0.3', 'jsonrpc'),
 };

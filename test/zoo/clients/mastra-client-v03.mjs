@@ -8,6 +8,7 @@
 // --speed 10) finds the task ended and is refused, and one later than 50 ms after the cut is refused
 // under expired-resume; a refused resubscribe throws, and the script reads the task with getTask
 // before it subscribes again. Whether any resume is refused depends on how fast the client comes back.
+import { resumingClientExpect } from '../lib/resuming-client.mjs';
 import { step } from '../lib/script.mjs';
 
 const AGENT = 'sim';
@@ -97,26 +98,7 @@ export const client = {
     });
     if (report?.id) await step('cancel', () => a2a.cancelTask({ id: report.id }));
   },
-  expect: {
-    reconnect: {
-      'resume-cursor': 'fail',
-      'no-lost-events': 'pass',
-      'get-after-failed-resume': ['pass', 'not exercised'],
-      'input-required-continuation': 'pass',
-    },
-    polling: { 'no-poll-after-terminal': 'pass' },
-    errors: { 'retry-after': 'fail' },
-    quirks: { 'unknown-state': 'pass' },
-    'expired-resume': { 'resume-cursor': 'fail', 'get-after-failed-resume': ['pass', 'not exercised'] },
-    all: {
-      'resume-cursor': 'fail',
-      'no-lost-events': 'pass',
-      'get-after-failed-resume': ['pass', 'not exercised'],
-      'no-poll-after-terminal': 'pass',
-      'retry-after': 'fail',
-      'input-required-continuation': 'pass',
-    },
-  },
+  expect: resumingClientExpect('v0.3'),
   evidence: {
     'resume-cursor':
       'Its SSE reader (src/utils/process-a2a-stream.ts, parseEventBlock) keeps only the data: lines and drops every id:, and A2A.resubscribeTask (src/resources/a2a.ts) sends v0.3 tasks/resubscribe with the bare {id}, so no resume after a cut carries an afterSeq: a MUST on the v0.3 dialect.',

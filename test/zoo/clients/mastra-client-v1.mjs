@@ -8,6 +8,7 @@
 // --speed 10) finds the task ended and is refused, and one later than 50 ms after the cut is refused
 // under expired-resume; a refused resubscribe throws, and the script reads the task with getTask
 // before it subscribes again. Whether any resume is refused depends on how fast the client comes back.
+import { resumingClientExpect } from '../lib/resuming-client.mjs';
 import { step } from '../lib/script.mjs';
 
 const AGENT = 'sim';
@@ -98,26 +99,7 @@ export const client = {
     );
     if (report?.id) await step('cancel', () => a2a.cancelTask(CancelTaskRequest.fromJSON({ id: report.id })));
   },
-  expect: {
-    reconnect: {
-      'resume-cursor': 'advice',
-      'no-lost-events': 'pass',
-      'get-after-failed-resume': ['pass', 'not exercised'],
-      'input-required-continuation': 'pass',
-    },
-    polling: { 'no-poll-after-terminal': 'pass' },
-    errors: { 'retry-after': 'fail' },
-    quirks: { 'unknown-state': 'pass' },
-    'expired-resume': { 'resume-cursor': 'advice', 'get-after-failed-resume': ['pass', 'not exercised'] },
-    all: {
-      'resume-cursor': 'advice',
-      'no-lost-events': 'pass',
-      'get-after-failed-resume': ['pass', 'not exercised'],
-      'no-poll-after-terminal': 'pass',
-      'retry-after': 'fail',
-      'input-required-continuation': 'pass',
-    },
-  },
+  expect: resumingClientExpect('v1.0'),
   evidence: {
     'resume-cursor':
       'A2AV1.resubscribeTask (src/resources/a2a.ts) sends SubscribeToTask with the SubscribeToTaskRequest codec, {tenant, id} and no cursor, and its SSE reader (processA2AStream) drops every id: line: advice on the v1.0 binding.',

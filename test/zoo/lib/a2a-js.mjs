@@ -63,3 +63,22 @@ export const stateName = (state) =>
         .toLowerCase()
         .replace('_', '-')
         .replace('unspecified', 'unknown');
+
+/** Why the official SDK's clients get what they get, by line (`1.3`, `0.3`) and wire. */
+export function sdkEvidence(line, wire) {
+  return {
+    'resume-cursor':
+      line === '1.3'
+        ? "resubscribeTask takes only the task id, and the SDK's SSE parser (parseSseStream, dist/client/index.js) hands on the data but not the `id:` lines, so a resume carries no cursor: on a v1.0 binding, advice, as SubscribeToTask starts with the task as it is."
+        : "resubscribeTask sends tasks/resubscribe with only the task id, and the SDK's SSE parser hands on no `id:` line, so a resume carries no afterSeq: on the v0.3 dialect, which asks for it (seed 002), a MUST failure.",
+    'no-lost-events':
+      'After a cut the script calls resubscribeTask, as the SDK offers, until the task ends; the snapshot each subscription opens with leaves nothing lost.',
+    'get-after-failed-resume':
+      'A refused resubscribe throws; the script reads the task with getTask before it subscribes again.',
+    'no-poll-after-terminal': 'One getTask of the completed flight task, and no more.',
+    'retry-after': `The client neither retries a 503 nor waits: it throws to the caller${wire === 'jsonrpc' ? ' (a JSON-RPC error keeps the RetryInfo in its `data`)' : ''}, and the script, as the SDK's README does, goes on with its next call at once.`,
+    'unknown-state': 'The stream goes on past the made-up state, and the script reads on to the real end.',
+    'input-required-continuation':
+      'The answer to the flight question carries the taskId and contextId of the task that asked.',
+  };
+}
