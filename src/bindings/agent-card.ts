@@ -93,7 +93,11 @@ export class AgentCards {
       description: o.description,
       url: base,
       preferredTransport: 'JSONRPC',
-      additionalInterfaces: [{ url: base, transport: 'JSONRPC' }],
+      // v0.3 HTTP+JSON clients append `/v1/message:send`, ... to the url: the base serves both.
+      additionalInterfaces: [
+        { url: base, transport: 'JSONRPC' },
+        { url: base, transport: 'HTTP+JSON' },
+      ],
       supportedInterfaces: interfaces(base),
       ...(o.provider && { provider: o.provider }),
       version: o.version,
@@ -109,6 +113,25 @@ export class AgentCards {
       skills: this.wireSkills(extended),
       supportsAuthenticatedExtendedCard: o.extendedCard,
       ...(o.security && securityV03(o.security)),
+    };
+  }
+
+  /**
+   * The v0.3 card as ProtoJSON of the v0.3 proto's AgentCard, as v0.3 HTTP+JSON serves it
+   * (`GET /v1/card`): the fields the proto has, the security in its shape (which v1.0 kept).
+   */
+  v03Proto(base: string, extended = false): Card {
+    const card = this.v03(base, extended);
+    const { stateTransitionHistory: _history, ...capabilities } = card['capabilities'] as Card;
+    const security = this.options.security && securityV1(this.options.security);
+    const { supportedInterfaces: _v1, securitySchemes: _schemes, security: _security, ...rest } = card;
+    return {
+      ...rest,
+      capabilities,
+      ...(security && {
+        securitySchemes: security['securitySchemes'],
+        security: security['securityRequirements'],
+      }),
     };
   }
 

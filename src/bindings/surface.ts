@@ -1,6 +1,6 @@
 /**
  * One agent's whole surface as a plain `node:http` handler: its card (always public), its JSON-RPC
- * endpoint and its REST binding, and a 404 that points at them. The root agent is served at `/`,
+ * endpoint, its REST binding (v1.0, and v0.3 under `/v1`), and a 404 that points at them. The root agent is served at `/`,
  * each defined agent at `/agents/{id}`; the server strips that base before calling it.
  *
  * @note No router library: the card and the endpoint are fixed paths, and REST paths carry their
@@ -14,6 +14,8 @@ import { JSONRPC_V1 } from './jsonrpc-v1/methods.js';
 import { matchRestPath } from './rest-v1/codec.js';
 import { sendRestError } from './rest-v1/errors.js';
 import { serveRest } from './rest-v1/routes.js';
+import { matchV03RestPath } from './rest-v03/paths.js';
+import { serveRestV03 } from './rest-v03/routes.js';
 import { clientOf, type BindingContext } from './shared/context.js';
 import { answerFailure } from './shared/errors.js';
 import { declaredVersion, type RequestTarget } from './shared/http.js';
@@ -59,10 +61,18 @@ export function agentSurface(context: BindingContext): AgentSurface {
       return;
     }
     let route;
+    let v03Route;
     try {
-      route = matchRestPath(target.pathname);
+      // `/v1/…` is v0.3 HTTP+JSON, unless the request declares 1.0: then `v1` is a v1.0 tenant.
+      v03Route = matchV03RestPath(target.pathname);
+      if (v03Route && declaredVersion(req, target.query) === '1.0') v03Route = undefined;
+      route = v03Route ? undefined : matchRestPath(target.pathname);
     } catch (error) {
       answerFailure(res, error, context.report, (failure) => sendRestError(req, res, failure));
+      return;
+    }
+    if (v03Route) {
+      void serveRestV03(context, v03Route, req, res, target, exchange);
       return;
     }
     if (route) {
@@ -74,7 +84,7 @@ export function agentSurface(context: BindingContext): AgentSurface {
       res,
       new A2AError(
         'MethodNotFoundError',
-        `Not found: ${method} ${base}${target.pathname}. The agent card is at ${base}/.well-known/agent-card.json; JSON-RPC is POST ${base}/; REST paths include POST ${base}/message:send and GET ${base}/tasks/{id}.`,
+        `Not found: ${method} ${base}${target.pathname}. The agent card is at ${base}/.well-known/agent-card.json; JSON-RPC is POST ${base}/; REST paths include POST ${base}/message:send and GET ${base}/tasks/{id} (A2A v0.3: POST ${base}/v1/message:send).`,
       ),
     );
   };

@@ -24,6 +24,8 @@ export interface SendRequestGrammar {
   partExample: string;
   /** The `kind` a message must carry when it names one (v0.3 objects are tagged; v1.0 has none). */
   messageKind?: string;
+  /** Where a message keeps its parts: `parts`, but `content` in the v0.3 proto. */
+  partsKey?: string;
   readPart(reader: WireReader, value: unknown, path: string): Part | undefined;
   readReturnImmediately(
     reader: WireReader,
@@ -116,12 +118,13 @@ function readMessage(
   if (role === undefined && field(obj, 'role') == null)
     reader.fail(join(path, 'role'), `is required (${grammar.userRole})`);
   const optional = readMessageOptionals(reader, obj, path);
-  const rawParts = field(obj, 'parts');
+  const partsKey = grammar.partsKey ?? 'parts';
+  const rawParts = field(obj, partsKey);
   let parts: Part[] = [];
   if (!Array.isArray(rawParts) || rawParts.length === 0) {
-    reader.fail(join(path, 'parts'), `needs at least one part, e.g. [${grammar.partExample}]`);
+    reader.fail(join(path, partsKey), `needs at least one part, e.g. [${grammar.partExample}]`);
   } else {
-    parts = rawParts.flatMap((p, i) => grammar.readPart(reader, p, join(join(path, 'parts'), i)) ?? []);
+    parts = rawParts.flatMap((p, i) => grammar.readPart(reader, p, join(join(path, partsKey), i)) ?? []);
   }
   if (!messageId || !role) return undefined;
   return { messageId, role, parts, ...optional };
