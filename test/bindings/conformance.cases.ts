@@ -44,8 +44,11 @@ export function conformanceCases(
     const itListing = (title: string, body: () => Promise<void>) =>
       unsupported.listTasks
         ? it(`refuses listing as a method it does not have (${unsupported.listTasks})`, async () => {
-            // The SDK's v0.3 client reports it as a transport error naming the JSON-RPC error.
-            await expect(t.drive(d.listTasks({}))).rejects.toThrow(/MethodNotFoundError|Method not found/);
+            // The SDK's v0.3 client reports it as a transport error naming the JSON-RPC error; its
+            // v0.3 HTTP+JSON transport refuses it itself, as an operation v0.3 REST lacks.
+            await expect(t.drive(d.listTasks({}))).rejects.toThrow(
+              /MethodNotFoundError|Method not found|no equivalent in v0.3/,
+            );
           })
         : it(title, body);
     beforeAll(async () => {
@@ -206,8 +209,11 @@ export function conformanceCases(
       const chunks = frames.filter((f) => f.payload.artifactUpdate).map((f) => f.payload.artifactUpdate);
       expect(chunks.length).toBeGreaterThanOrEqual(10);
       expect(chunks[0].artifact.parts[0].text).toBe('# Climate Change Report\n\n');
-      expect(chunks[0].append ?? false).toBe(false);
-      expect(chunks.slice(1).every((c: any) => c.append === true)).toBe(true);
+      // A client that loses `append` is held to the rest (its reason is in drivers.ts).
+      if (!unsupported.artifactAppend) {
+        expect(chunks[0].append ?? false).toBe(false);
+        expect(chunks.slice(1).every((c: any) => c.append === true)).toBe(true);
+      }
       expect(chunks.at(-1).lastChunk).toBe(true);
       expect(new Set(chunks.map((c: any) => c.artifact.artifactId)).size).toBe(1);
       expect(stateOf(frames.at(-1))).toBe('TASK_STATE_COMPLETED');

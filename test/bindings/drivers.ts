@@ -17,6 +17,7 @@ import {
   ClientFactory,
   ClientFactoryOptions,
   JsonRpcTransportFactory,
+  RestTransportFactory,
   type AgentCardResolver,
   type Client,
 } from '@a2a-js/sdk/client';
@@ -284,6 +285,24 @@ export async function connectV03Client(base: string): Promise<Client> {
 
 export const sdkV03Driver: DriverFactory = sdkClientDriver('@a2a-js/sdk compat v0.3', connectV03Client);
 
+/**
+ * The same, preferring HTTP+JSON: the SDK picks the v0.3 HTTP+JSON interface the v0.3 card lists
+ * and its v0.3 REST transport for it.
+ */
+export async function connectV03RestClient(base: string): Promise<Client> {
+  const client = await new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      cardResolver: v03CardResolver,
+      transports: [new RestTransportFactory({ legacyCompat: { enabled: true } })],
+      preferredTransports: ['HTTP+JSON'],
+    }),
+  ).createFromUrl(base);
+  const { protocolName, protocolVersion } = client.transport;
+  if (protocolName !== 'HTTP+JSON' || protocolVersion !== '0.3')
+    throw new Error(`expected the SDK's v0.3 HTTP+JSON transport, got ${protocolName} ${protocolVersion}`);
+  return client;
+}
+
 function sdkClientDriver(name: string, connect: (base: string) => Promise<Client>): DriverFactory {
   return async (base) => {
     const client = await connect(base);
@@ -346,6 +365,8 @@ function sdkError(error: unknown): unknown {
 /** Operations a binding lacks, each with the reason the cases needing it are skipped. */
 export interface Unsupported {
   listTasks?: string;
+  /** The client drops an artifact update's `append` flag. */
+  artifactAppend?: string;
 }
 
 export interface DriverEntry {
@@ -363,4 +384,14 @@ export const ALL_DRIVERS: DriverEntry[] = [
   { name: '@a2a-js/sdk HTTP+JSON', factory: sdkDriver('HTTP+JSON') },
   { name: 'v0.3 JSON-RPC (fetch)', factory: jsonRpcV03Driver, unsupported: V03_HAS_NO_LIST },
   { name: '@a2a-js/sdk compat v0.3', factory: sdkV03Driver, unsupported: V03_HAS_NO_LIST },
+  {
+    name: '@a2a-js/sdk compat v0.3 HTTP+JSON',
+    factory: sdkClientDriver('@a2a-js/sdk compat v0.3 HTTP+JSON', connectV03RestClient),
+    unsupported: {
+      ...V03_HAS_NO_LIST,
+      // Its FromProto.taskArtifactUpdateEvent (1.3.0) leaves `append` out; test/bindings/v03-rest.test.ts
+      // reads the wire.
+      artifactAppend: "the SDK's v0.3 REST transport drops append when it reads an artifact update",
+    },
+  },
 ];

@@ -5,7 +5,7 @@
  */
 import { ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectV03Client } from '../bindings/drivers.js';
+import { connectV03Client, connectV03RestClient } from '../bindings/drivers.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
 import { callJson, getJson, postJson, rpc, v03Send } from '../helpers/wire.js';
 import { completedTask, failure, HOOK, jsonRpcV03, jsonRpcV1, rest, useSim } from './config-drivers.js';
@@ -120,6 +120,7 @@ describe.each([
   ['JSONRPC', () => sdkClient('JSONRPC')],
   ['HTTP+JSON', () => sdkClient('HTTP+JSON')],
   ['compat v0.3', () => connectV03Client(t.url)],
+  ['compat v0.3 HTTP+JSON', () => connectV03RestClient(t.url)],
 ] as const)('the @a2a-js/sdk client over %s', (_name, connect) => {
   it('creates, gets, lists and deletes a config', async () => {
     const client = await connect();
