@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RuleVerdict } from '../../src/index.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
-import { postSse } from '../helpers/sse.js';
+import { getSse, postSse } from '../helpers/sse.js';
 import { callJson, chaosHeader, rpc, rpcEnvelope, v03Send, v1Send, V1_HEADERS } from '../helpers/wire.js';
 
 const REPORT = 'Write a long report on climate change';
@@ -166,6 +166,37 @@ describe('resume-cursor, by binding (PROTOCOL.md §13)', () => {
     const v = verdict(t, 'v03-client', 'resume-cursor');
     expect([v.outcome, v.level]).toEqual(['fail', 'MUST']);
     expect(t.sim.verdicts('v03-client')[0]!.passed).toBe(false);
+  });
+
+  /** The same over v0.3 HTTP+JSON, whose cursor is `Last-Event-ID`: without one, or with the last id seen. */
+  async function resumeOverRestV03(sim: TestSim, client: string, withCursor: boolean) {
+    const protoSend = {
+      message: { messageId: `${client}-1`, role: 'ROLE_USER', content: [{ text: REPORT }] },
+    };
+    const cut = await sim.drive(
+      postSse(`${sim.url}/v1/message:stream`, protoSend, {
+        'X-Sim-Client': client,
+        ...chaosHeader('drop-after-events=2'),
+      }).then((s) => s.rest()),
+    );
+    const taskId: string = cut[0]!.json.task.id;
+    const resumed = await sim.drive(
+      getSse(`${sim.url}/v1/tasks/${taskId}:subscribe`, {
+        'X-Sim-Client': client,
+        ...(withCursor && { 'Last-Event-ID': cut.at(-1)!.id! }),
+      }).then((s) => s.rest()),
+    );
+    expect(resumed.at(-1)!.json.statusUpdate.final).toBe(true);
+  }
+
+  it('is a MUST on v0.3 HTTP+JSON too: Last-Event-ID', async () => {
+    t = await startSim();
+    await resumeOverRestV03(t, 'rest03-bare', false);
+    await resumeOverRestV03(t, 'rest03-cursor', true);
+    const bare = verdict(t, 'rest03-bare', 'resume-cursor');
+    expect([bare.outcome, bare.level]).toEqual(['fail', 'MUST']);
+    expect(verdict(t, 'rest03-cursor', 'resume-cursor').outcome).toBe('pass');
+    expect(verdict(t, 'rest03-cursor', 'no-lost-events').outcome).toBe('pass');
   });
 });
 
