@@ -21,6 +21,8 @@ import {
   type Client,
 } from '@a2a-js/sdk/client';
 import { parseLegacyAgentCard } from '@a2a-js/sdk/compat/v0_3/client';
+import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
+import type { SimulatorOptions } from '../../src/index.js';
 import { postSse, getSse, type SseReader } from '../helpers/sse.js';
 import { callJson, rpc, rpcStream, V1_HEADERS } from '../helpers/wire.js';
 import { fromV03Message, fromV03StreamResult, fromV03Task, toV03SendParams } from './v03-translate.js';
@@ -284,6 +286,19 @@ export async function connectV03Client(base: string): Promise<Client> {
 
 export const sdkV03Driver: DriverFactory = sdkClientDriver('@a2a-js/sdk compat v0.3', connectV03Client);
 
+/** The SDK's gRPC client (v1.0), found on the card of a simulator that serves gRPC. */
+export const sdkGrpcDriver: DriverFactory = sdkClientDriver('@a2a-js/sdk GRPC', async (base) => {
+  const client = await new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [new GrpcTransportFactory()],
+      preferredTransports: ['GRPC'],
+    }),
+  ).createFromUrl(base);
+  if (client.transport.protocolName !== 'GRPC')
+    throw new Error(`expected gRPC, got ${client.transport.protocolName}`);
+  return client;
+});
+
 function sdkClientDriver(name: string, connect: (base: string) => Promise<Client>): DriverFactory {
   return async (base) => {
     const client = await connect(base);
@@ -352,6 +367,8 @@ export interface DriverEntry {
   name: string;
   factory: DriverFactory;
   unsupported?: Unsupported;
+  /** What the simulator needs to serve the binding (gRPC: a port of its own). */
+  options?: SimulatorOptions;
 }
 
 const V03_HAS_NO_LIST = { listTasks: 'A2A v0.3 has no tasks/list; ListTasks is new in v1.0' };
@@ -363,4 +380,5 @@ export const ALL_DRIVERS: DriverEntry[] = [
   { name: '@a2a-js/sdk HTTP+JSON', factory: sdkDriver('HTTP+JSON') },
   { name: 'v0.3 JSON-RPC (fetch)', factory: jsonRpcV03Driver, unsupported: V03_HAS_NO_LIST },
   { name: '@a2a-js/sdk compat v0.3', factory: sdkV03Driver, unsupported: V03_HAS_NO_LIST },
+  { name: '@a2a-js/sdk GRPC', factory: sdkGrpcDriver, options: { grpcPort: 0 } },
 ];
