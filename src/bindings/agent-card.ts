@@ -107,10 +107,7 @@ export class AgentCards {
       description: o.description,
       url: base,
       preferredTransport: 'JSONRPC',
-      additionalInterfaces: [
-        { url: base, transport: 'JSONRPC' },
-        ...(this.grpc ? [{ url: this.grpc.address, transport: 'GRPC' }] : []),
-      ],
+      additionalInterfaces: [{ url: base, transport: 'JSONRPC' }],
       supportedInterfaces: this.interfaces(base),
       ...(o.provider && { provider: o.provider }),
       version: o.version,
@@ -194,18 +191,13 @@ export class AgentCards {
 
   /**
    * JSON-RPC first: it is the default binding of most clients. Both live at the same base URL; gRPC,
-   * when it runs, on its own port, with both versions' services.
+   * when it runs, on its own port (the v1.0 service only).
    */
   private interfaces(base: string): Card[] {
     return [
       { url: base, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url: base, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
-      ...(this.grpc
-        ? [
-            { url: this.grpc.address, protocolBinding: 'GRPC', protocolVersion: '1.0' },
-            { url: this.grpc.address, protocolBinding: 'GRPC', protocolVersion: '0.3' },
-          ]
-        : []),
+      ...(this.grpc ? [{ url: this.grpc.address, protocolBinding: 'GRPC', protocolVersion: '1.0' }] : []),
     ];
   }
 

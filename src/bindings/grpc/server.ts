@@ -1,6 +1,7 @@
 /**
  * The gRPC entry: one `@grpc/grpc-js` server on its own port, serving A2A v1.0
- * (`lf.a2a.v1.A2AService`) and v0.3 (`a2a.v1.A2AService`), told apart by their service names. Every
+ * (`lf.a2a.v1.A2AService`); the v0.3 service (`a2a.v1.A2AService`, told apart by its name) is
+ * not served yet, so a call to it is UNIMPLEMENTED. Every
  * call is journaled as a request is; `x-sim-agent` metadata names the agent a call is for (gRPC has
  * no `/agents/{id}` path), the root agent when absent.
  */
