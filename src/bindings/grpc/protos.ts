@@ -9,19 +9,16 @@
  * proto-loader reads the normative .proto files as they are, and the few well-known types that
  * differ between its objects and ProtoJSON are converted here, by walking the loaded descriptors.
  */
-import { fileURLToPath } from 'node:url';
 import { loadSync, type Options, type PackageDefinition } from '@grpc/proto-loader';
 import { invalidParams } from '../../domain/errors.js';
+import { PROTO_DIR } from '../proto-files.js';
 import { MAX_JSON_DEPTH } from '../shared/http.js';
 
 /**
- * Beside the .ts and the .js files alike (the package ships src/bindings/grpc/proto). The google/api
- * imports resolve to empty stand-ins there: the A2A protos use them only for annotations (HTTP
- * mappings, field behaviour) that change nothing on the gRPC wire.
+ * ProtoJSON's choices where proto-loader lets us choose: enums by name, int64 and bytes as strings.
+ * The google/api imports resolve to empty stand-ins in PROTO_DIR: the A2A protos use them only for
+ * annotations (HTTP mappings, field behaviour) that change nothing on the gRPC wire.
  */
-const PROTO_DIR = fileURLToPath(new URL('../../../src/bindings/grpc/proto', import.meta.url));
-
-/** ProtoJSON's choices where proto-loader lets us choose: enums by name, int64 and bytes as strings. */
 const LOADER_OPTIONS: Options = {
   keepCase: false,
   enums: String,
