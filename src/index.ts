@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { SimEventBus } from './admin/events.js';
 import { attachFeed } from './admin/feed.js';
+import { journalCalls } from './admin/journal-trace.js';
 import type { RequestJournal } from './admin/journal.js';
 import type { AgentDefinition } from './agents/load.js';
 import type { FaultLog } from './chaos/fault-log.js';
@@ -29,6 +30,7 @@ import type { Scenario } from './scenario/model.js';
 import type { ReplicaHealth } from './replica/replica.js';
 import type { InlineScenario } from './scenario/inline.js';
 import type { ScenarioIssue } from './scenario/load.js';
+import { listenGrpc } from './bindings/grpc/server.js';
 import { answerUnroutable, buildHttp } from './server.js';
 import type { TaskStore } from './store/task-store.js';
 import { Recording } from './record/recorder.js';
@@ -65,6 +67,9 @@ export interface Simulator {
   app: Express;
   /** The `node:http` server it listens with, e.g. to watch its connections. */
   server: Server;
+  /** With `grpcPort`: where the gRPC services listen, `host:port` (the card's GRPC interface). */
+  grpcUrl?: string;
+  grpcPort?: number;
   /** The clock every timer runs on: a {@link VirtualClock} moves only when the test advances it. */
   clock: Clock;
   /** The scenarios the root agent plays now, highest priority first (`use()` and reloads change them). */
@@ -163,10 +168,27 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     throw error;
   });
   answerUnroutable(server);
+  const url = urlOf(server, settings.host);
+  const grpc =
+    settings.grpcPort === undefined
+      ? undefined
+      : await listenGrpc(
+          agents.root.context,
+          agents.defined,
+          journalCalls(plane.journal, plane.events, plane.clock),
+          { host: settings.host, port: settings.grpcPort, maxBodyBytes: settings.maxBodyBytes },
+        ).catch(async (error: unknown) => {
+          server.close();
+          await shared.replica?.close();
+          throw error;
+        });
+  const grpcUrl = grpc && `${new URL(url).hostname}:${grpc.port}`;
+  // Only the root agent's card names the port: a defined agent is reached there by metadata
+  // (`x-sim-agent`), which a card cannot say.
+  if (grpcUrl) agents.root.cards.servesGrpc(grpcUrl, url);
   const feed = attachFeed(server, plane, { logger: settings.logger });
   plane.feedMemory = () => feed.memory();
   const unwatch = settings.watch ? catalog.watch() : () => {};
-  const url = urlOf(server, settings.host);
   const defined: SimAgent[] = agents.defined.map(({ id, code, service, definition }) => ({
     id,
     code,
@@ -179,6 +201,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     port: (server.address() as AddressInfo).port,
     app: http.app,
     server,
+    ...(grpc && grpcUrl && { grpcUrl, grpcPort: grpc.port }),
     clock: settings.clock,
     scenarios: () => agents.root.service.scenarios.list(),
     gatewayPath: `${settings.gatewayPrefix}/agents/a2a`,
@@ -206,6 +229,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
       shared.store.clear();
       // A replica gives its leases up: the others take its tasks at their next look, not a lease later.
       await shared.replica?.close();
+      await grpc?.close();
       await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();

@@ -3,7 +3,7 @@
  * binding that serves it and the layers of the call fill it in (what it was read as, its task, its
  * body, that it streams, the faults chaos applied), and it is complete when the response is done.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Exchange, JournalEntry } from '../calls/exchange.js';
 import type { Clock } from '../lib/clock.js';
 import type { SimEventBody, SimEventBus } from './events.js';
@@ -17,6 +17,37 @@ const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'x-admin-token', '
  * in; the record is complete when the response is done.
  */
 export function journalRequests(journal: RequestJournal, events: SimEventBus, clock: Clock) {
+  const open = journalCalls(journal, events, clock);
+  return (req: IncomingMessage, res: ServerResponse): Exchange => {
+    const call = open({
+      method: req.method ?? '',
+      // Mounted inside another express app, the path as the client sent it is `originalUrl`.
+      path: (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/',
+      headers: req.headers,
+    });
+    res.on('close', () => call.complete(statusOf(res), res.headersSent));
+    return call.exchange;
+  };
+}
+
+/** A call that arrived other than as an HTTP/1 request (gRPC): how the journal opens its record. */
+export interface CallArrival {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+}
+
+export interface JournaledCall {
+  exchange: Exchange;
+  /**
+   * The answer is done: `status` is the HTTP status sent (0 when the call closed without an
+   * answer), `answered` whether anything went out.
+   */
+  complete(status: number, answered: boolean): void;
+}
+
+/** Opens the exchange record of a call whatever carried it; {@link journalRequests} for HTTP. */
+export function journalCalls(journal: RequestJournal, events: SimEventBus, clock: Clock) {
   const streamEvent = (type: 'stream:opened' | 'stream:closed', exchange: Exchange) =>
     events.publish({
       type,
@@ -24,28 +55,30 @@ export function journalRequests(journal: RequestJournal, events: SimEventBus, cl
       ...(exchange.taskId !== undefined && { taskId: exchange.taskId }),
     });
   const opened = (exchange: Exchange) => streamEvent('stream:opened', exchange);
-  return (req: IncomingMessage, res: ServerResponse): Exchange => {
+  return (arrival: CallArrival): JournaledCall => {
     const exchange = journal.open(
       {
         atMs: clock.now(),
-        method: req.method ?? '',
-        // Mounted inside another express app, the path as the client sent it is `originalUrl`.
-        path: (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/',
-        headers: visibleHeaders(req),
+        method: arrival.method,
+        path: arrival.path,
+        headers: visibleHeaders(arrival.headers),
       },
       opened,
     );
-    res.on('close', () => {
-      exchange.status = statusOf(res);
-      if (res.headersSent) exchange.streamed ??= false;
+    let completed = false;
+    const complete = (status: number, answered: boolean) => {
+      if (completed) return;
+      completed = true;
+      exchange.status = status;
+      if (answered) exchange.streamed ??= false;
       exchange.durationMs = clock.now() - exchange.atMs;
       if (exchange.streamed) streamEvent('stream:closed', exchange);
       journal.complete(exchange);
-    });
+    };
     // As it arrived: the entry fills in later, and an event in the bus history must not change after
     // the fact (the live feed and a replay of it would disagree).
     events.publish(requestReceivedBody, exchange, exchange.headers);
-    return exchange;
+    return { exchange, complete };
   };
 }
 
@@ -61,9 +94,8 @@ function statusOf(res: ServerResponse): number {
   return res.headersSent ? res.statusCode : 0;
 }
 
-function visibleHeaders(req: IncomingMessage): Record<string, string> {
+function visibleHeaders(sent: IncomingHttpHeaders): Record<string, string> {
   const headers: Record<string, string> = {};
-  const sent = req.headers;
   // for…in over Node's header object (a null-prototype object): no entry arrays per request.
   for (const name in sent) {
     const value = sent[name];

@@ -39,6 +39,20 @@ export class AgentCards {
     this.modifiedAtMs = wholeSeconds(clock.now());
   }
 
+  /** Where the gRPC services listen (`host:port`), once they do, and the HTTP base URL beside them. */
+  private grpc: { address: string; httpUrl: string } | undefined;
+
+  /** The agent is served over gRPC too: its cards list the GRPC interfaces. */
+  servesGrpc(address: string, httpUrl: string): void {
+    this.grpc = { address, httpUrl };
+  }
+
+  /** The base URL of a card asked for over gRPC, which has no Host header to build it from. */
+  grpcBaseUrl(): string {
+    const origin = this.options.publicUrl?.replace(/\/+$/, '') ?? this.grpc?.httpUrl ?? '';
+    return `${origin}${this.options.path ?? ''}`;
+  }
+
   get extendedCardEnabled(): boolean {
     return this.options.extendedCard;
   }
@@ -67,7 +81,7 @@ export class AgentCards {
     return {
       name: o.name,
       description: o.description,
-      supportedInterfaces: interfaces(base),
+      supportedInterfaces: this.interfaces(base),
       ...(o.provider && { provider: o.provider }),
       version: o.version,
       ...(o.documentationUrl && { documentationUrl: o.documentationUrl }),
@@ -98,7 +112,7 @@ export class AgentCards {
         { url: base, transport: 'JSONRPC' },
         { url: base, transport: 'HTTP+JSON' },
       ],
-      supportedInterfaces: interfaces(base),
+      supportedInterfaces: this.interfaces(base),
       ...(o.provider && { provider: o.provider }),
       version: o.version,
       ...(o.documentationUrl && { documentationUrl: o.documentationUrl }),
@@ -198,6 +212,18 @@ export class AgentCards {
     return this.modifiedAtMs;
   }
 
+  /**
+   * JSON-RPC first: it is the default binding of most clients. Both live at the same base URL; gRPC,
+   * when it runs, on its own port (the v1.0 service only).
+   */
+  private interfaces(base: string): Card[] {
+    return [
+      { url: base, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      { url: base, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+      ...(this.grpc ? [{ url: this.grpc.address, protocolBinding: 'GRPC', protocolVersion: '1.0' }] : []),
+    ];
+  }
+
   private wireSkills(extended: boolean): Card[] {
     return this.skills()
       .filter((s) => extended || !s.extended)
@@ -223,14 +249,6 @@ function isCurrent(req: IncomingMessage, etag: string, modifiedAtMs: number): bo
 
 function wholeSeconds(ms: number): number {
   return Math.floor(ms / 1000) * 1000;
-}
-
-/** JSON-RPC first: it is the default binding of most clients. Both live at the same base URL. */
-function interfaces(base: string): Card[] {
-  return [
-    { url: base, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
-    { url: base, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
-  ];
 }
 
 /** §6: the v1.0 shape. Several requirements are alternatives: any one of them is enough. */

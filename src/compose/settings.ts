@@ -34,6 +34,8 @@ export interface ProxySettings {
 
 export interface Settings {
   port: number;
+  /** The gRPC port, when gRPC is served. */
+  grpcPort?: number;
   host: string;
   /** The user's directories, then the built-in one when it is wanted: the loading order. */
   dirs: string[];
@@ -91,6 +93,7 @@ export function resolveSettings(given: SimulatorOptions): Settings {
   const { retention, push } = options;
   return {
     port: options.port,
+    ...(options.grpcPort !== undefined && { grpcPort: options.grpcPort }),
     host: options.host,
     dirs: [...userDirs, ...(options.builtinScenarios ? [BUILTIN_SCENARIO_DIR] : [])],
     userDirs,

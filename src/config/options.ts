@@ -50,6 +50,11 @@ export interface RetentionSettings {
 export interface SimulatorOptions {
   /** TCP port; 0 picks a free one. */
   port?: number;
+  /**
+   * Also serve A2A 1.0 over gRPC (`lf.a2a.v1.A2AService`) on this port (0 picks a free one), on the
+   * same interface. Off when absent. See docs/grpc.md.
+   */
+  grpcPort?: number;
   /** Interface to listen on. 127.0.0.1 is loopback only. */
   host?: string;
   /** Extra scenario directories, tried before the built-ins (a same-named file replaces a built-in). */

@@ -41,6 +41,18 @@ export const SERVER = group('Server', [
     help: 'Port to listen on (0: any free port)',
   },
   {
+    name: 'grpcPort',
+    flag: 'grpc-port',
+    env: true,
+    type: 'number',
+    integer: true,
+    min: 0,
+    max: 65535,
+    help: 'Also serve A2A 1.0 over gRPC on this port (0: any free port)',
+    defaultText: 'off',
+    doc: 'Also serve A2A 1.0 over gRPC on this port, 0 for any free port (see [gRPC](grpc.md))',
+  },
+  {
     name: 'host',
     flag: 'host',
     env: true,

@@ -3,7 +3,8 @@
  * REST, raw JSON-RPC and SDK drivers, pointed at the built-in agent's base URL instead of the root.
  */
 import { conformanceCases } from '../bindings/conformance.cases.js';
-import { jsonRpcDriver, restDriver, sdkDriver, type DriverFactory } from '../bindings/drivers.js';
+import { jsonRpcDriver, restDriver, type DriverFactory } from '../bindings/drivers.js';
+import { sdkDriver } from '../bindings/sdk-drivers.js';
 
 const under =
   (path: string, driver: DriverFactory): DriverFactory =>

@@ -1,27 +1,10 @@
 /**
  * One small driver per way of talking to the simulator, so the same conformance cases run over
- * every binding: raw HTTP+JSON, raw JSON-RPC in v1.0 and v0.3, and the official @a2a-js/sdk client
- * on each v1.0 transport and as a v0.3 peer. Every driver takes and returns v1.0 ProtoJSON (the v0.3
- * ones translate) and throws DriverError named after the A2A error.
+ * every binding: raw HTTP+JSON, raw JSON-RPC in v1.0 and v0.3 here, the official @a2a-js/sdk client
+ * on each transport in sdk-drivers.ts, all of them in all-drivers.ts. Every driver takes and returns
+ * v1.0 ProtoJSON (the v0.3 ones translate) and throws DriverError named after the A2A error.
  */
-import {
-  AGENT_CARD_PATH,
-  ListTasksRequest,
-  ListTasksResponse,
-  Message,
-  SendMessageRequest,
-  StreamResponse,
-  Task,
-} from '@a2a-js/sdk';
-import {
-  ClientFactory,
-  ClientFactoryOptions,
-  JsonRpcTransportFactory,
-  RestTransportFactory,
-  type AgentCardResolver,
-  type Client,
-} from '@a2a-js/sdk/client';
-import { parseLegacyAgentCard } from '@a2a-js/sdk/compat/v0_3/client';
+import type { SimulatorOptions } from '../../src/index.js';
 import { postSse, getSse, type SseReader } from '../helpers/sse.js';
 import { callJson, rpc, rpcStream, V1_HEADERS } from '../helpers/wire.js';
 import { fromV03Message, fromV03StreamResult, fromV03Task, toV03SendParams } from './v03-translate.js';
@@ -206,7 +189,7 @@ function sseHandle(reader: SseReader, unwrap: (data: any) => any): StreamHandle 
   return { next, rest: () => collect(next), cancel: () => reader.cancel() };
 }
 
-async function collect(next: () => Promise<Frame | undefined>): Promise<Frame[]> {
+export async function collect(next: () => Promise<Frame | undefined>): Promise<Frame[]> {
   const frames: Frame[] = [];
   for (let frame = await next(); frame; frame = await next()) frames.push(frame);
   return frames;
@@ -251,117 +234,6 @@ async function peeked(handle: StreamHandle): Promise<StreamHandle> {
 // ---------------------------------------------------------------------------------------------
 // The official SDK client, discovering the transport from the agent card
 
-export function sdkDriver(transport: 'JSONRPC' | 'HTTP+JSON'): DriverFactory {
-  return sdkClientDriver(`@a2a-js/sdk ${transport}`, (base) =>
-    new ClientFactory(
-      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { preferredTransports: [transport] }),
-    ).createFromUrl(base),
-  );
-}
-
-/**
- * Discovers the agent as a v0.3 peer does: the card fetched without A2A-Version (v0.3 clients send
- * none) and read by its v0.3 fields (`url`, `preferredTransport`, `protocolVersion`).
- * @note The SDK's own resolver would read the embedded v1.0 `supportedInterfaces` instead and, by
- * design, prefer v1.0 over a v0.3 interface; this reading is what makes the client a v0.3 one.
- */
-const v03CardResolver: AgentCardResolver = {
-  resolve: async (baseUrl, path) =>
-    parseLegacyAgentCard(await (await fetch(new URL(path ?? AGENT_CARD_PATH, baseUrl))).json()),
-};
-
-/** The SDK client with its v0.3 compat layer on: the v0.3 interface gets the SDK's v0.3 transport. */
-export async function connectV03Client(base: string): Promise<Client> {
-  const client = await new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      cardResolver: v03CardResolver,
-      transports: [new JsonRpcTransportFactory({ legacyCompat: { enabled: true } })],
-    }),
-  ).createFromUrl(base);
-  if (client.transport.protocolVersion !== '0.3')
-    throw new Error(`expected the SDK's v0.3 transport, got A2A ${client.transport.protocolVersion}`);
-  return client;
-}
-
-export const sdkV03Driver: DriverFactory = sdkClientDriver('@a2a-js/sdk compat v0.3', connectV03Client);
-
-/**
- * The same, preferring HTTP+JSON: the SDK picks the v0.3 HTTP+JSON interface the v0.3 card lists
- * and its v0.3 REST transport for it.
- */
-export async function connectV03RestClient(base: string): Promise<Client> {
-  const client = await new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      cardResolver: v03CardResolver,
-      transports: [new RestTransportFactory({ legacyCompat: { enabled: true } })],
-      preferredTransports: ['HTTP+JSON'],
-    }),
-  ).createFromUrl(base);
-  const { protocolName, protocolVersion } = client.transport;
-  if (protocolName !== 'HTTP+JSON' || protocolVersion !== '0.3')
-    throw new Error(`expected the SDK's v0.3 HTTP+JSON transport, got ${protocolName} ${protocolVersion}`);
-  return client;
-}
-
-function sdkClientDriver(name: string, connect: (base: string) => Promise<Client>): DriverFactory {
-  return async (base) => {
-    const client = await connect(base);
-    const sdk = async <T>(work: () => Promise<T>): Promise<T> => {
-      try {
-        return await work();
-      } catch (error) {
-        throw sdkError(error);
-      }
-    };
-    /** Reads the first item at once, so an error answered instead of a stream surfaces on open. */
-    const open = async (generator: AsyncGenerator<any>): Promise<StreamHandle> => {
-      let pending: IteratorResult<any> | undefined = await sdk(() => generator.next());
-      const next = async (): Promise<Frame | undefined> => {
-        const item = pending ?? (await sdk(() => generator.next()));
-        pending = undefined;
-        return item.done ? undefined : { payload: StreamResponse.toJSON(item.value) };
-      };
-      return {
-        next,
-        rest: () => collect(next),
-        cancel: async () => {
-          await generator.return(undefined);
-        },
-      };
-    };
-    return {
-      name,
-      seesEventIds: false,
-      send: (request) =>
-        sdk(async () => {
-          const result: any = await client.sendMessage(SendMessageRequest.fromJSON(request));
-          return 'status' in result ? { task: Task.toJSON(result) } : { message: Message.toJSON(result) };
-        }),
-      stream: (request) => open(client.sendMessageStream(SendMessageRequest.fromJSON(request))),
-      getTask: (id, historyLength) =>
-        sdk(async () =>
-          Task.toJSON(
-            await client.getTask({ id, tenant: '', ...(historyLength !== undefined && { historyLength }) }),
-          ),
-        ),
-      listTasks: (query) =>
-        sdk(async () => ListTasksResponse.toJSON(await client.listTasks(ListTasksRequest.fromJSON(query)))),
-      cancel: (id) =>
-        sdk(async () => Task.toJSON(await client.cancelTask({ id, tenant: '', metadata: undefined }))),
-      subscribe: (id) => open(client.resubscribeTask({ id, tenant: '' })),
-    };
-  };
-}
-
-/** The SDK raises typed errors, wrapped in `cause` when they arrive inside a JSON-RPC stream. */
-function sdkError(error: unknown): unknown {
-  const typed = (error as any)?.cause?.name ? (error as any).cause : error;
-  const name: string | undefined = (typed as any)?.name;
-  if (!name || name === 'Error' || name === 'TypeError') return error;
-  const normalized = name === 'RequestMalformedError' ? 'InvalidParamsError' : name;
-  return new DriverError(normalized, (typed as Error).message);
-}
-
 /** Operations a binding lacks, each with the reason the cases needing it are skipped. */
 export interface Unsupported {
   listTasks?: string;
@@ -373,25 +245,6 @@ export interface DriverEntry {
   name: string;
   factory: DriverFactory;
   unsupported?: Unsupported;
+  /** What the simulator needs to serve the binding (gRPC: a port of its own). */
+  options?: SimulatorOptions;
 }
-
-const V03_HAS_NO_LIST = { listTasks: 'A2A v0.3 has no tasks/list; ListTasks is new in v1.0' };
-
-export const ALL_DRIVERS: DriverEntry[] = [
-  { name: 'REST (fetch)', factory: restDriver },
-  { name: 'JSON-RPC (fetch)', factory: jsonRpcDriver },
-  { name: '@a2a-js/sdk JSONRPC', factory: sdkDriver('JSONRPC') },
-  { name: '@a2a-js/sdk HTTP+JSON', factory: sdkDriver('HTTP+JSON') },
-  { name: 'v0.3 JSON-RPC (fetch)', factory: jsonRpcV03Driver, unsupported: V03_HAS_NO_LIST },
-  { name: '@a2a-js/sdk compat v0.3', factory: sdkV03Driver, unsupported: V03_HAS_NO_LIST },
-  {
-    name: '@a2a-js/sdk compat v0.3 HTTP+JSON',
-    factory: sdkClientDriver('@a2a-js/sdk compat v0.3 HTTP+JSON', connectV03RestClient),
-    unsupported: {
-      ...V03_HAS_NO_LIST,
-      // Its FromProto.taskArtifactUpdateEvent (1.3.0) leaves `append` out; test/bindings/v03-rest.test.ts
-      // reads the wire.
-      artifactAppend: "the SDK's v0.3 REST transport drops append when it reads an artifact update",
-    },
-  },
-];

@@ -23,7 +23,8 @@ import {
   V1_HEADERS,
 } from '../helpers/wire.js';
 import { conformanceCases } from './conformance.cases.js';
-import { ALL_DRIVERS, restDriver } from './drivers.js';
+import { ALL_DRIVERS } from './all-drivers.js';
+import { restDriver } from './drivers.js';
 
 /** What a user's app puts in front of everything when no test says otherwise. */
 const USUAL_PARSERS: RequestHandler[] = [express.json(), express.urlencoded({ extended: false })];

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type TestSim } from '../helpers/sim.js';
 import { getSse, postSse } from '../helpers/sse.js';
 import { admin, callJson, chaosHeader, getJson, postJson, v1Send } from '../helpers/wire.js';
-import { connectV03RestClient } from './drivers.js';
+import { connectV03RestClient } from './sdk-drivers.js';
 
 let t: TestSim;
 let client: Client;

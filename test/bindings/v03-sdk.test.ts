@@ -14,7 +14,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type TestSim } from '../helpers/sim.js';
 import { v1Send } from '../helpers/wire.js';
-import { connectV03Client } from './drivers.js';
+import { connectV03Client } from './sdk-drivers.js';
 
 let t: TestSim;
 let client: Client;

@@ -5,7 +5,7 @@
  */
 import { ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectV03Client, connectV03RestClient } from '../bindings/drivers.js';
+import { connectV03Client, connectV03RestClient } from '../bindings/sdk-drivers.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
 import { callJson, getJson, postJson, rpc, v03Send } from '../helpers/wire.js';
 import { completedTask, failure, HOOK, jsonRpcV03, jsonRpcV1, rest, useSim } from './config-drivers.js';

@@ -4,7 +4,7 @@
  * UnauthenticatedError (HTTP 401) and a `WWW-Authenticate` challenge. Each binding renders the
  * error in its own shape; the challenge header is set here, on the response, whichever answers.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { AgentSecurity } from '../../agents/schema.js';
 import { A2AError } from '../../domain/errors.js';
 import { findSecret } from '../../lib/secrets.js';
@@ -18,23 +18,36 @@ export interface AccessPolicy {
 
 /** Returns when the request may call the agent; throws UnauthenticatedError otherwise. */
 export function authenticate(req: IncomingMessage, res: ServerResponse, policy: AccessPolicy): void {
-  const problem = credentialProblem(req, policy);
+  const problem = credentialProblem(req.headers, policy);
   if (!problem) return;
   res.setHeader('WWW-Authenticate', challenge(policy));
-  throw new A2AError('UnauthenticatedError', `Failed to authenticate: ${problem}.`, {
+  throw unauthenticated(problem, policy);
+}
+
+/**
+ * The same check for a call that has no HTTP response to challenge on (gRPC, whose metadata holds
+ * the same `authorization` and API-key entries).
+ */
+export function authenticateHeaders(headers: IncomingHttpHeaders, policy: AccessPolicy): void {
+  const problem = credentialProblem(headers, policy);
+  if (problem) throw unauthenticated(problem, policy);
+}
+
+function unauthenticated(problem: string, policy: AccessPolicy): A2AError {
+  return new A2AError('UnauthenticatedError', `Failed to authenticate: ${problem}.`, {
     metadata: { agentId: policy.agentId },
   });
 }
 
 /** Why the request may not call the agent, or undefined when it may. */
-function credentialProblem(req: IncomingMessage, { agentId, security, apiKeys }: AccessPolicy) {
+function credentialProblem(headers: IncomingHttpHeaders, { agentId, security, apiKeys }: AccessPolicy) {
   const presented: string[] = [];
   if (security.apiKey) {
-    const key = req.headers[security.apiKey.header.toLowerCase()];
+    const key = headers[security.apiKey.header.toLowerCase()];
     if (typeof key === 'string' && key.trim() !== '') presented.push(key.trim());
   }
   if (security.http) {
-    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '');
     if (bearer) presented.push(bearer[1]!);
   }
   const wanted = [

@@ -1,6 +1,6 @@
 /** What every binding is built from: the service, the stream keep-alive, the cards, and limits. */
 import { createHash } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { AgentExtension } from '../../agents/schema.js';
 import { ROOT_SCOPE, scopeOf, type Scope } from '../../domain/scope.js';
 import type { PushDialect } from '../../domain/types.js';
@@ -49,6 +49,22 @@ export function agentCalls(agent: string): (tenant?: string) => CallContext {
   return (tenant) => ({ scope: scopeOf(tenant ? { agent, tenant } : { agent }) });
 }
 
+/**
+ * What the bindings read of a request: its headers (gRPC: its metadata), and the connection it came
+ * on, for who sent it and for noticing when they leave. An `IncomingMessage` is one.
+ */
+export interface CallerRequest {
+  readonly headers: IncomingHttpHeaders;
+  readonly socket: CallerConnection | null;
+}
+
+export interface CallerConnection {
+  readonly remoteAddress?: string | undefined;
+  readonly destroyed: boolean;
+  once(event: 'close', listener: () => void): unknown;
+  off(event: 'close', listener: () => void): unknown;
+}
+
 /** What a binding read a request as. */
 export interface Reading {
   binding: string;
@@ -74,7 +90,7 @@ export type ServeOperation = <O extends Operation>(operation: O) => Promise<Answ
  */
 export function readRequest(
   context: BindingContext,
-  req: IncomingMessage,
+  req: CallerRequest,
   exchange: Exchange,
   reading: Reading,
 ): ServeOperation {
@@ -109,7 +125,7 @@ export function readRequest(
  */
 export function noteReading(
   context: BindingContext,
-  req: IncomingMessage,
+  req: CallerRequest,
   exchange: Exchange,
   reading: Reading,
   scope: Scope = context.callContext(reading.tenant).scope,
@@ -148,7 +164,7 @@ export function refusedWhileReading(context: BindingContext, exchange: Exchange,
  * A signal aborted when the client's connection closes before the call is served (a stream is
  * served once it starts: from then on, stopping it is the stream's own business).
  */
-function whenClientLeaves(req: IncomingMessage): { signal: AbortSignal; release(): void } {
+function whenClientLeaves(req: CallerRequest): { signal: AbortSignal; release(): void } {
   const controller = new AbortController();
   const { socket } = req;
   const onClose = () => controller.abort();
@@ -170,7 +186,7 @@ const FORWARDED = [
   'x-a2a-sim-hop',
 ];
 
-function forwardedHeaders(req: IncomingMessage): Record<string, string> | undefined {
+function forwardedHeaders(req: CallerRequest): Record<string, string> | undefined {
   let headers: Record<string, string> | undefined;
   for (const name of FORWARDED) {
     const value = req.headers[name];
@@ -180,7 +196,7 @@ function forwardedHeaders(req: IncomingMessage): Record<string, string> | undefi
 }
 
 /** Who sent the request: its `X-Sim-Client`, else its API key's digest, else address and User-Agent. */
-export function clientOf(req: IncomingMessage): ClientIdentity {
+export function clientOf(req: CallerRequest): ClientIdentity {
   const named = req.headers['x-sim-client'];
   if (typeof named === 'string' && named !== '') return { id: named, by: 'header' };
   const key = req.headers['x-api-key'] ?? req.headers['authorization'];
@@ -188,5 +204,5 @@ export function clientOf(req: IncomingMessage): ClientIdentity {
     return { id: `key:${createHash('sha256').update(key).digest('hex').slice(0, 12)}`, by: 'api-key' };
   }
   const agent = req.headers['user-agent'] ?? 'no user agent';
-  return { id: `${req.socket.remoteAddress ?? 'unknown'} ${agent}`, by: 'address' };
+  return { id: `${req.socket?.remoteAddress ?? 'unknown'} ${agent}`, by: 'address' };
 }

@@ -4,7 +4,7 @@
  * `required` refuses every call that does not activate it with ExtensionSupportRequiredError, on
  * every binding; the answer names the extensions the agent activated, in the header the client used.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { AgentExtension } from '../../agents/schema.js';
 import { A2AError } from '../../domain/errors.js';
 
@@ -17,10 +17,22 @@ export function negotiateExtensions(
   res: ServerResponse,
   declared: readonly AgentExtension[],
 ): void {
+  const { activated, used } = activatedExtensions(req.headers, declared);
+  if (activated.length) for (const header of used) res.setHeader(header, activated.join(','));
+}
+
+/**
+ * The extensions a call activates of those declared, and the headers it listed them in; throws
+ * when it leaves out a required one. gRPC reads the same names from its metadata.
+ */
+export function activatedExtensions(
+  headers: IncomingHttpHeaders,
+  declared: readonly AgentExtension[],
+): { activated: string[]; used: string[] } {
   const requested = new Set<string>();
   const used: string[] = [];
   for (const header of HEADERS) {
-    const value = req.headers[header.toLowerCase()];
+    const value = headers[header.toLowerCase()];
     if (value === undefined) continue;
     used.push(header);
     for (const uri of (Array.isArray(value) ? value.join(',') : value).split(',')) {
@@ -35,6 +47,5 @@ export function negotiateExtensions(
       { metadata: { extensions: missing.join(',') } },
     );
   }
-  const activated = declared.filter((e) => requested.has(e.uri)).map((e) => e.uri);
-  if (activated.length) for (const header of used) res.setHeader(header, activated.join(','));
+  return { activated: declared.filter((e) => requested.has(e.uri)).map((e) => e.uri), used };
 }

@@ -170,7 +170,7 @@ export const SUPPORTED_VERSIONS: readonly string[] = Object.freeze(['1.0', '0.3'
  * undefined when it declares none. An undeclared version fails with VersionNotSupportedError.
  */
 export function declaredVersion(
-  req: IncomingMessage,
+  req: Pick<IncomingMessage, 'headers'>,
   query: URLSearchParams | undefined,
 ): string | undefined {
   const raw = (req.headers['a2a-version'] as string | undefined) ?? query?.get('A2A-Version') ?? undefined;
@@ -239,7 +239,7 @@ function depthExceeds(root: unknown, limit: number): boolean {
  * The resume cursor a reconnecting `EventSource` sends: the SSE `id` (a task event seq) of the last
  * event it received. Undefined when absent; anything but a seq is refused rather than ignored.
  */
-export function lastEventId(req: IncomingMessage): number | undefined {
+export function lastEventId(req: Pick<IncomingMessage, 'headers'>): number | undefined {
   const header = req.headers['last-event-id'];
   if (header === undefined || header === '') return undefined;
   if (typeof header === 'string' && /^\d{1,15}$/.test(header.trim())) return Number(header.trim());
