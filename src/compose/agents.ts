@@ -229,6 +229,7 @@ export function serveAgent(settings: Settings, shared: Shared, plan: AgentPlan):
     cards,
     maxBodyBytes: settings.maxBodyBytes,
     strictVersion: settings.strictVersion,
+    errorCodes: settings.errorCodes,
     callContext: plan.callContext,
     ...(plan.access && { access: plan.access }),
     ...(plan.extensions && { extensions: plan.extensions }),

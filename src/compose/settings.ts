@@ -12,6 +12,7 @@ import {
   type SimulatorOptions,
 } from '../config.js';
 import { withDefaults, type OptionsWithDefaults } from '../config/defaults.js';
+import type { ErrorCodeProfile } from '../domain/error-codes.js';
 import { RealClock, type Clock } from '../lib/clock.js';
 import { contentTimeOf, INSTANT_HINT, readInstant } from '../lib/content-time.js';
 import { readDuration } from '../lib/duration.js';
@@ -46,6 +47,7 @@ export interface Settings {
   clock: Clock;
   logger: Logger;
   strictVersion: boolean;
+  errorCodes: ErrorCodeProfile;
   closeStreamOnAuthRequired: boolean;
   /** ms */
   keepAlive: number;
@@ -106,6 +108,7 @@ export function resolveSettings(given: SimulatorOptions): Settings {
         ...(options.logFormat && { format: options.logFormat }),
       }),
     strictVersion: options.strictVersion,
+    errorCodes: options.errorCodes,
     closeStreamOnAuthRequired: options.closeStreamOnAuthRequired,
     keepAlive: ms('keepAlive', options.keepAlive),
     maxBodyBytes: options.maxBodyBytes,

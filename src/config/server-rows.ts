@@ -1,5 +1,6 @@
 /** The options of a serving simulator: where its scenarios come from, how it listens and behaves. */
 import { CARD_FORMATS } from '../agents/card-options.js';
+import { DEFAULT_ERROR_CODES, ERROR_CODE_PROFILES } from '../domain/error-codes.js';
 import { LOG_FORMATS, LOG_LEVELS } from '../lib/log.js';
 import { group, row } from './row.js';
 
@@ -144,6 +145,16 @@ export const BEHAVIOUR = group('Behaviour', [
     type: 'boolean',
     default: false,
     help: 'Apply A2A-Version negotiation strictly (no header means 0.3)',
+  },
+  {
+    name: 'errorCodes',
+    flag: 'error-codes',
+    env: true,
+    type: 'string',
+    choices: ERROR_CODE_PROFILES,
+    default: DEFAULT_ERROR_CODES,
+    help: 'Which edition of the spec error table HTTP statuses follow: 1.0.1 (current) or 1.0.0 (409, 415, 502)',
+    doc: "Which edition of the spec's error table HTTP statuses (and gRPC codes) follow: `1.0.1`, the current one, or `1.0.0` (409, 415, 502; see [Error-code profiles](protocol.md#error-code-profiles))",
   },
   {
     name: 'closeStreamOnAuthRequired',

@@ -7,6 +7,7 @@ import type { PushDialect } from '../../domain/types.js';
 import type { Exchange } from '../../calls/exchange.js';
 import type { AnswerOf, Operation, OperationName } from '../../calls/operations.js';
 import type { A2AError } from '../../domain/errors.js';
+import type { ErrorCodeProfile } from '../../domain/error-codes.js';
 import type { Serve } from '../../calls/pipeline.js';
 import type { CallContext, ClientIdentity } from '../../runtime/api.js';
 import type { AgentCards } from '../agent-card.js';
@@ -29,6 +30,8 @@ export interface BindingContext {
   maxBodyBytes: number;
   /** Apply the A2A-Version rules to the letter: no header means 0.3. */
   strictVersion: boolean;
+  /** Which edition of the spec's error table statuses follow (domain/error-codes.ts). */
+  errorCodes: ErrorCodeProfile;
   /** Who a call is for: its tasks live in this scope and are visible only from it. */
   callContext(tenant?: string): CallContext;
   /** Who may call the agent; absent, anyone may. Its card stays public either way. */
