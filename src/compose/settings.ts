@@ -13,6 +13,7 @@ import {
 } from '../config.js';
 import { withDefaults, type OptionsWithDefaults } from '../config/defaults.js';
 import type { ErrorCodeProfile } from '../domain/error-codes.js';
+import { loadSigner, type JwsSigner } from '../lib/jws.js';
 import { RealClock, type Clock } from '../lib/clock.js';
 import { contentTimeOf, INSTANT_HINT, readInstant } from '../lib/content-time.js';
 import { readDuration } from '../lib/duration.js';
@@ -47,6 +48,8 @@ export interface Settings {
   clock: Clock;
   logger: Logger;
   strictVersion: boolean;
+  /** Signs the cards served, when `--card-signing-key` is given. */
+  cardSigner?: JwsSigner;
   errorCodes: ErrorCodeProfile;
   closeStreamOnAuthRequired: boolean;
   /** ms */
@@ -108,6 +111,7 @@ export function resolveSettings(given: SimulatorOptions): Settings {
         ...(options.logFormat && { format: options.logFormat }),
       }),
     strictVersion: options.strictVersion,
+    ...(options.cardSigningKey !== undefined && { cardSigner: loadSigner(options.cardSigningKey) }),
     errorCodes: options.errorCodes,
     closeStreamOnAuthRequired: options.closeStreamOnAuthRequired,
     keepAlive: ms('keepAlive', options.keepAlive),

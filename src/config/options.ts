@@ -85,6 +85,12 @@ export interface SimulatorOptions {
    * card whatever this says.
    */
   cardFormat?: CardFormat;
+  /**
+   * Signs every card served (A2A §8.4): the path of a PEM private key (EC P-256 → ES256, Ed25519 →
+   * EdDSA, RSA → RS256), or `'generate'` for a fresh ES256 key. The public key is served as a JWKS
+   * at `/.well-known/jwks.json`, and `simulator.cardSigningKey` holds it. Default: unsigned cards.
+   */
+  cardSigningKey?: string;
   /** Apply the A2A-Version negotiation rules strictly (no header means 0.3). */
   strictVersion?: boolean;
   /**

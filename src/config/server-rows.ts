@@ -69,6 +69,16 @@ export const SERVER = group('Server', [
     help: 'The agent card of a request that names no A2A-Version: hybrid (v1.0 + v0.3 fields), v1.0 or v0.3',
   },
   {
+    name: 'cardSigningKey',
+    flag: 'card-signing-key',
+    env: true,
+    type: 'string',
+    arg: 'FILE|generate',
+    help: 'Sign every agent card (JWS, A2A §8.4) with this PEM private key (EC P-256, Ed25519, RSA); generate: a fresh ES256 key',
+    doc: 'Sign every agent card (JWS over the RFC 8785 form, A2A §8.4) with this PEM private key: EC P-256 (ES256), Ed25519 (EdDSA) or RSA (RS256); `generate` makes a fresh ES256 key and prints its public JWK. The key is published at `/.well-known/jwks.json` (see [Signed cards](signed-cards.md))',
+    defaultText: 'unsigned',
+  },
+  {
     name: 'maxBodyBytes',
     flag: 'max-body-bytes',
     env: true,

@@ -206,7 +206,10 @@ async function handle(
       if (!context.cards.extendedCardEnabled) {
         throw new A2AError('UnsupportedOperationError', 'This agent does not offer an extended agent card.');
       }
-      sendJson(res, 200, context.cards.v1(context.cards.baseUrl(req), true), mediaType);
+      {
+        const base = context.cards.baseUrl(req);
+        sendJson(res, 200, context.cards.published(context.cards.v1(base, true), base), mediaType);
+      }
       return;
   }
 }

@@ -8,6 +8,7 @@ import type { Exchange } from '../../calls/exchange.js';
 import type { AnswerOf, Operation, OperationName } from '../../calls/operations.js';
 import type { A2AError } from '../../domain/errors.js';
 import type { ErrorCodeProfile } from '../../domain/error-codes.js';
+import type { CardSignatureFault } from '../../domain/card-signature.js';
 import type { Serve } from '../../calls/pipeline.js';
 import type { CallContext, ClientIdentity } from '../../runtime/api.js';
 import type { AgentCards } from '../agent-card.js';
@@ -19,6 +20,8 @@ export interface BindingContext {
   serve: Serve;
   /** Told of each card a client fetches (client verdicts). */
   onCardFetched?(exchange: Exchange): void;
+  /** The signature fault chaos puts on a card served now, given the request's `X-Sim-Chaos` (recorded). */
+  cardChaos?(header: string | undefined, exchange: Exchange): CardSignatureFault | undefined;
   /**
    * Told of a call the binding refused while reading it, before the pipeline served it (a bad
    * cursor header, bad params): its exchange names the client, the operation and the refusal, so
