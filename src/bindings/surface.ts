@@ -49,11 +49,12 @@ export function agentSurface(context: BindingContext): AgentSurface {
           req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined;
         exchange.fetchedCard(conditional);
         exchange.client = clientOf(req);
-        context.onCardFetched?.(exchange);
         const chaos = req.headers['x-sim-chaos'];
         const fault = context.cards.signer
           ? context.cardChaos?.(typeof chaos === 'string' ? chaos : undefined, exchange)
           : undefined;
+        if (fault) exchange.forgedCard = fault;
+        context.onCardFetched?.(exchange);
         context.cards.serve(req, res, declaredVersion(req, target.query), fault);
       } catch (error) {
         answerFailure(res, error, context.report, (failure) => sendRestError(req, res, failure));
