@@ -9,6 +9,7 @@
  * clock.advance(5_000);
  * await sim.close();
  */
+import type { JsonWebKey } from 'node:crypto';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
@@ -87,6 +88,8 @@ export interface Simulator {
   store: TaskStoreView;
   /** Every fault chaos injected, newest last. */
   faults: Pick<FaultLog, 'list' | 'onRecord'>;
+  /** The public key the cards are signed with (a JWK with `kid`), when `cardSigningKey` is set. */
+  cardSigningKey?: JsonWebKey;
   /** Every webhook delivery attempt, newest last. */
   deliveries: Pick<DeliveryLog, 'list' | 'onRecord'>;
   /** Every request to an agent, newest last. */
@@ -210,6 +213,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
       defined.find((a) => a.id === idOrCode) ?? defined.find((a) => a.code === idOrCode),
     store: shared.store,
     faults: shared.faults,
+    ...(settings.cardSigner && { cardSigningKey: settings.cardSigner.publicJwk }),
     deliveries: shared.deliveries,
     journal: plane.journal,
     events: plane.events,

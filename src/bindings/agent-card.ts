@@ -16,6 +16,9 @@ import type { AgentCardOptions, CardFormat } from '../agents/card-options.js';
 import type { AgentSecurity } from '../agents/schema.js';
 import type { Clock } from '../lib/clock.js';
 import type { SkillInfo } from '../scenario/model.js';
+import type { CardSignatureFault } from '../domain/card-signature.js';
+import type { JwsSigner } from '../lib/jws.js';
+import { JWKS_PATH, signCard, tamperCard } from './card-signing.js';
 
 /**
  * How long a client may use a fetched card before revalidating it (§8.6.1). Short: the skills on
@@ -34,6 +37,8 @@ export class AgentCards {
     private readonly options: AgentCardOptions,
     private readonly skills: () => readonly SkillInfo[],
     private readonly clock: Clock,
+    /** Signs every card served (§8.4); absent, cards go unsigned. */
+    readonly signer?: JwsSigner,
   ) {
     this.skillsListed = JSON.stringify(skills());
     this.modifiedAtMs = wholeSeconds(clock.now());
@@ -173,14 +178,30 @@ export class AgentCards {
   }
 
   /**
+   * A card as it goes out: signed when a key is configured, then spoiled if chaos says so (§8.4).
+   * @example cards.published(cards.v1(base, true), base)
+   */
+  published(card: Card, base: string, fault?: CardSignatureFault): Card {
+    if (!this.signer) return card;
+    const jku = `${base}${JWKS_PATH}`;
+    const signed = signCard(card, this.signer, jku);
+    return fault ? tamperCard(signed, fault, jku, this.signer.kid) : signed;
+  }
+
+  /**
    * Serves the public card with the caching headers of §8.6.1 (`Cache-Control: max-age`, `ETag`,
    * `Last-Modified`) and answers a conditional request whose copy is current with 304.
    */
-  serve(req: IncomingMessage, res: ServerResponse, version: string | undefined): void {
+  serve(
+    req: IncomingMessage,
+    res: ServerResponse,
+    version: string | undefined,
+    fault?: CardSignatureFault,
+  ): void {
     const base = this.baseUrl(req);
     const format: CardFormat = version === '1.0' ? 'v1.0' : version === '0.3' ? 'v0.3' : this.options.format;
     const card = format === 'v1.0' ? this.v1(base) : format === 'v0.3' ? this.v03(base) : this.hybrid(base);
-    const body = JSON.stringify(card);
+    const body = JSON.stringify(this.published(card, base, fault));
     const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
     const modifiedAtMs = this.lastModified();
     const headers = {

@@ -18,7 +18,9 @@ import { matchV03RestPath } from './rest-v03/paths.js';
 import { serveRestV03 } from './rest-v03/routes.js';
 import { clientOf, type BindingContext } from './shared/context.js';
 import { answerFailure } from './shared/errors.js';
-import { declaredVersion, type RequestTarget } from './shared/http.js';
+import { declaredVersion, sendJson, type RequestTarget } from './shared/http.js';
+import { CARD_MAX_AGE_SECONDS } from './agent-card.js';
+import { JWKS_PATH, jwksOf } from './card-signing.js';
 import { jsonRpcEndpoint } from './shared/jsonrpc-endpoint.js';
 import type { Exchange } from '../calls/exchange.js';
 
@@ -49,11 +51,22 @@ export function agentSurface(context: BindingContext): AgentSurface {
           req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined;
         exchange.fetchedCard(conditional);
         exchange.client = clientOf(req);
+        const chaos = req.headers['x-sim-chaos'];
+        const fault = context.cards.signer
+          ? context.cardChaos?.(typeof chaos === 'string' ? chaos : undefined, exchange)
+          : undefined;
+        if (fault) exchange.forgedCard = fault;
         context.onCardFetched?.(exchange);
-        context.cards.serve(req, res, declaredVersion(req, target.query));
+        context.cards.serve(req, res, declaredVersion(req, target.query), fault);
       } catch (error) {
         answerFailure(res, error, context.report, (failure) => sendRestError(req, res, failure));
       }
+      return;
+    }
+    if ((method === 'GET' || method === 'HEAD') && path === JWKS_PATH && context.cards.signer) {
+      sendJson(res, 200, jwksOf(context.cards.signer), 'application/json', {
+        'Cache-Control': `public, max-age=${CARD_MAX_AGE_SECONDS}`,
+      });
       return;
     }
     if (method === 'POST' && (path === '/' || path === '')) {

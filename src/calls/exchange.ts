@@ -5,6 +5,7 @@
  * it to the judge, whose rules read it; chaos annotates it. Every field is a bounded copy owned by
  * the record, never the raw request.
  */
+import type { CardSignatureFault } from '../domain/card-signature.js';
 import { A2AError } from '../domain/errors.js';
 import type { Place, Scope } from '../domain/scope.js';
 import { placeOf, scopeOf } from '../domain/scope.js';
@@ -149,6 +150,8 @@ export class Exchange {
   kind?: OperationName | 'card';
   /** For a card: whether it was asked for conditionally (`If-None-Match`, `If-Modified-Since`). */
   conditional?: boolean;
+  /** For a card: how chaos spoiled its signature, when it did (the card the client got is forged). */
+  forgedCard?: CardSignatureFault;
 
   /** The task's state as a non-streamed answer showed it. */
   state?: TaskState;

@@ -6,7 +6,7 @@
 import { RingLog } from '../lib/ring-log.js';
 import type { RequestSummary } from '../calls/exchange.js';
 
-export type FaultKind = 'drop' | 'duplicate' | 'delay' | 'error' | 'quirk';
+export type FaultKind = 'drop' | 'duplicate' | 'delay' | 'error' | 'quirk' | 'card';
 
 export interface FaultRecord {
   /** 1, 2, … in the order faults were injected. */

@@ -7,6 +7,7 @@
  * @example drop: { afterEvents: 3, mode: reset }   # X-Sim-Chaos: drop-after-events=3, drop-mode=reset
  */
 import { z } from 'zod';
+import { CARD_SIGNATURE_FAULTS } from '../domain/card-signature.js';
 import { Delay, Duration } from '../lib/delay.js';
 
 export const DROP_MODES = ['fin', 'reset', 'hang'] as const;
@@ -105,6 +106,15 @@ export const ChaosProfileFile = z
       })
       .optional()
       .meta({ description: 'Push notification (webhook) deliveries.' }),
+    card: z
+      .strictObject({
+        signature: z.enum(CARD_SIGNATURE_FAULTS).optional().meta({
+          description:
+            'Spoil the signature of the cards served (with --card-signing-key): invalid (the card changed after signing), missing (no signatures), wrong-key (signed by a key the JWKS does not hold).',
+        }),
+      })
+      .optional()
+      .meta({ description: 'The agent cards served (§8.4 signatures).' }),
   })
   .meta({
     title: 'a2a-sim chaos profile',
@@ -171,7 +181,7 @@ function valueOf(schema: z.ZodType, path: string): FieldValue {
 /** Overlays `top` on `base`, section by section and field by field. */
 export function overlay(base: RawChaosProfile, top: RawChaosProfile): RawChaosProfile {
   const merged: RawChaosProfile = { ...base };
-  for (const key of ['latency', 'drop', 'duplicate', 'errors', 'delivery'] as const) {
+  for (const key of ['latency', 'drop', 'duplicate', 'errors', 'delivery', 'card'] as const) {
     if (top[key]) merged[key] = { ...base[key], ...top[key] } as never;
   }
   if (top.quirks) merged.quirks = top.quirks;
@@ -180,8 +190,9 @@ export function overlay(base: RawChaosProfile, top: RawChaosProfile): RawChaosPr
 
 /** A profile that does nothing. */
 export function isQuiet(profile: RawChaosProfile): boolean {
-  const { latency, drop, duplicate, errors, quirks, delivery } = profile;
+  const { latency, drop, duplicate, errors, quirks, delivery, card } = profile;
   return (
+    !card?.signature &&
     !delivery?.failFirst &&
     !delivery?.duplicate &&
     !delivery?.outOfOrder &&

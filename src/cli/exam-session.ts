@@ -33,7 +33,7 @@ export interface ExamSession {
 
 export async function openExam(settings: ExamSettings): Promise<ExamSession> {
   const curricula = await loadCurricula(settings.curricula);
-  const { chaos, speed, eventTtl, rules, thresholds } = combine(curricula);
+  const { chaos, speed, eventTtl, signCards, rules, thresholds } = combine(curricula);
   const sim = await createSimulator({
     port: 0,
     logLevel: 'warn',
@@ -43,6 +43,7 @@ export async function openExam(settings: ExamSettings): Promise<ExamSession> {
     speed: settings.speed ?? speed ?? 1,
     ...(chaos && { chaos }),
     ...(eventTtl && { retention: { eventTtl } }),
+    ...(signCards && { cardSigningKey: 'generate' }),
     verdicts: thresholds,
   });
   return {

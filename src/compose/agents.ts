@@ -5,6 +5,7 @@
  */
 import type { AgentDefinition } from '../agents/load.js';
 import { AgentCards } from '../bindings/agent-card.js';
+import { cardSignatureFault } from '../chaos/card-chaos.js';
 import { agentCalls, tenantCalls, type BindingContext } from '../bindings/shared/context.js';
 import { pushBody } from '../bindings/push-body.js';
 import { KeepAliveHub } from '../bindings/shared/sse.js';
@@ -207,6 +208,7 @@ export function serveAgent(settings: Settings, shared: Shared, plan: AgentPlan):
         ? () => [...(proxyAll ? [] : scenarioSkills()), ...real.skills]
         : scenarioSkills,
     clock,
+    settings.cardSigner,
   );
   const played = proxy ?? service;
   const chaos = chaosLayer(played, {
@@ -224,11 +226,18 @@ export function serveAgent(settings: Settings, shared: Shared, plan: AgentPlan):
     onCardFetched: (exchange) => {
       if (exchange.client) judge.observe(exchange.client, exchange);
     },
+    cardChaos: (header, exchange) =>
+      cardSignatureFault(
+        { clock, profiles: shared.chaos.profiles, global: shared.chaos, faults: shared.faults },
+        header,
+        exchange,
+      ),
     onRefused: witnessRefused(judge, clock),
     keepAlive: shared.keepAlive,
     cards,
     maxBodyBytes: settings.maxBodyBytes,
     strictVersion: settings.strictVersion,
+    errorCodes: settings.errorCodes,
     callContext: plan.callContext,
     ...(plan.access && { access: plan.access }),
     ...(plan.extensions && { extensions: plan.extensions }),

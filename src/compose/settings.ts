@@ -12,6 +12,8 @@ import {
   type SimulatorOptions,
 } from '../config.js';
 import { withDefaults, type OptionsWithDefaults } from '../config/defaults.js';
+import type { ErrorCodeProfile } from '../domain/error-codes.js';
+import { loadSigner, type JwsSigner } from '../lib/jws.js';
 import { RealClock, type Clock } from '../lib/clock.js';
 import { contentTimeOf, INSTANT_HINT, readInstant } from '../lib/content-time.js';
 import { readDuration } from '../lib/duration.js';
@@ -48,6 +50,9 @@ export interface Settings {
   clock: Clock;
   logger: Logger;
   strictVersion: boolean;
+  /** Signs the cards served, when `--card-signing-key` is given. */
+  cardSigner?: JwsSigner;
+  errorCodes: ErrorCodeProfile;
   closeStreamOnAuthRequired: boolean;
   /** ms */
   keepAlive: number;
@@ -109,6 +114,8 @@ export function resolveSettings(given: SimulatorOptions): Settings {
         ...(options.logFormat && { format: options.logFormat }),
       }),
     strictVersion: options.strictVersion,
+    ...(options.cardSigningKey !== undefined && { cardSigner: loadSigner(options.cardSigningKey) }),
+    errorCodes: options.errorCodes,
     closeStreamOnAuthRequired: options.closeStreamOnAuthRequired,
     keepAlive: ms('keepAlive', options.keepAlive),
     maxBodyBytes: options.maxBodyBytes,

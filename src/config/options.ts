@@ -5,6 +5,7 @@
  * are not repeated here: see `DEFAULTS`, or the tables in docs/cli.md.
  */
 import type { AgentCardOptions, CardFormat } from '../agents/card-options.js';
+import type { ErrorCodeProfile } from '../domain/error-codes.js';
 import type { Clock } from '../lib/clock.js';
 import type { LogFormat, LogLevel, Logger } from '../lib/log.js';
 import type { InlineScenario } from '../scenario/inline.js';
@@ -89,8 +90,20 @@ export interface SimulatorOptions {
    * card whatever this says.
    */
   cardFormat?: CardFormat;
+  /**
+   * Signs every card served (A2A §8.4): the path of a PEM private key (EC P-256 → ES256, Ed25519 →
+   * EdDSA, RSA → RS256), or `'generate'` for a fresh ES256 key. The public key is served as a JWKS
+   * at `/.well-known/jwks.json`, and `simulator.cardSigningKey` holds it. Default: unsigned cards.
+   */
+  cardSigningKey?: string;
   /** Apply the A2A-Version negotiation rules strictly (no header means 0.3). */
   strictVersion?: boolean;
+  /**
+   * Which edition of the spec's error table HTTP statuses (and gRPC codes) follow: `1.0.1`, the
+   * current one, or `1.0.0`, which clients and suites pinned to the v1.0.0 release expect
+   * (TaskNotCancelable 409, ContentTypeNotSupported 415, InvalidAgentResponse 502).
+   */
+  errorCodes?: ErrorCodeProfile;
   /** End streams when a task pauses in auth-required (input-required always ends them). */
   closeStreamOnAuthRequired?: boolean;
   /** Interval of `: keep-alive` comments on open streams; 0 disables them. */

@@ -1,5 +1,6 @@
 /** The options of a serving simulator: where its scenarios come from, how it listens and behaves. */
 import { CARD_FORMATS } from '../agents/card-options.js';
+import { DEFAULT_ERROR_CODES, ERROR_CODE_PROFILES } from '../domain/error-codes.js';
 import { LOG_FORMATS, LOG_LEVELS } from '../lib/log.js';
 import { group, row } from './row.js';
 
@@ -80,6 +81,16 @@ export const SERVER = group('Server', [
     help: 'The agent card of a request that names no A2A-Version: hybrid (v1.0 + v0.3 fields), v1.0 or v0.3',
   },
   {
+    name: 'cardSigningKey',
+    flag: 'card-signing-key',
+    env: true,
+    type: 'string',
+    arg: 'FILE|generate',
+    help: 'Sign every agent card (JWS, A2A §8.4) with this PEM private key (EC P-256, Ed25519, RSA); generate: a fresh ES256 key',
+    doc: 'Sign every agent card (JWS over the RFC 8785 form, A2A §8.4) with this PEM private key: EC P-256 (ES256), Ed25519 (EdDSA) or RSA (RS256); `generate` makes a fresh ES256 key and prints its public JWK. The key is published at `/.well-known/jwks.json` (see [Signed cards](signed-cards.md))',
+    defaultText: 'unsigned',
+  },
+  {
     name: 'maxBodyBytes',
     flag: 'max-body-bytes',
     env: true,
@@ -156,6 +167,16 @@ export const BEHAVIOUR = group('Behaviour', [
     type: 'boolean',
     default: false,
     help: 'Apply A2A-Version negotiation strictly (no header means 0.3)',
+  },
+  {
+    name: 'errorCodes',
+    flag: 'error-codes',
+    env: true,
+    type: 'string',
+    choices: ERROR_CODE_PROFILES,
+    default: DEFAULT_ERROR_CODES,
+    help: 'Which edition of the spec error table HTTP statuses follow: 1.0.1 (current) or 1.0.0 (409, 415, 502)',
+    doc: "Which edition of the spec's error table HTTP statuses (and gRPC codes) follow: `1.0.1`, the current one, or `1.0.0` (409, 415, 502; see [Error-code profiles](protocol.md#error-code-profiles))",
   },
   {
     name: 'closeStreamOnAuthRequired',

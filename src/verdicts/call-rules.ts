@@ -1,4 +1,8 @@
-/** The rules about single calls: Retry-After, answering the task that asked, revalidating the card. */
+/**
+ * The rules about single calls: Retry-After, answering the task that asked, revalidating the card,
+ * refusing a forged one.
+ */
+import type { Observation } from './observation.js';
 import { evidence, lastState, type Finding, type Rule } from './rule.js';
 
 export const retryAfter: Rule = {
@@ -85,3 +89,42 @@ export const cardRevalidation: Rule = {
     return finding;
   },
 };
+
+export const forgedCard: Rule = {
+  id: 'forged-card',
+  level: 'SHOULD',
+  source:
+    'A2A v1.0 §8.4.3: clients SHOULD verify at least one signature before trusting an Agent Card (RFC 7515 JWS over the RFC 8785 form)',
+  checks:
+    'After fetching a card whose signature chaos spoiled (card-signature), the client makes no call of the agent until it fetched a sound card again.',
+  judge({ calls }) {
+    const finding: Finding = { exercised: 0, failures: [] };
+    let forged: Observation | undefined;
+    for (const call of calls) {
+      if (call.kind === 'card') {
+        if (forged === undefined && call.forgedCard !== undefined) finding.exercised++;
+        forged = call.forgedCard === undefined ? undefined : (forged ?? call);
+      } else if (forged !== undefined && call.kind !== undefined) {
+        finding.failures.push(
+          evidence(
+            call,
+            `called the agent (${call.read?.operation ?? call.kind}) after a card whose signature was ${forged.forgedCard} (${describeForgery(forged.forgedCard!)}), fetched at ${new Date(forged.atMs).toISOString()}: it accepted a forged card`,
+          ),
+        );
+        forged = undefined;
+      }
+    }
+    return finding;
+  },
+};
+
+function describeForgery(fault: NonNullable<Observation['forgedCard']>): string {
+  switch (fault) {
+    case 'invalid':
+      return 'the card changed after signing';
+    case 'missing':
+      return 'no signature';
+    case 'wrong-key':
+      return 'signed by a key its JWKS does not hold';
+  }
+}

@@ -31,6 +31,10 @@ const CurriculumFile = z.strictObject({
       'How long events stay replayable (ms), as --event-ttl: short, so that late resumes are refused.',
   }),
   partOfAll: z.boolean().optional().meta({ description: 'Whether `all` includes it. Default true.' }),
+  signCards: z
+    .boolean()
+    .optional()
+    .meta({ description: 'Sign the cards served with a fresh key, as --card-signing-key generate does.' }),
   rules: z.array(z.enum(RULE_IDS as [string, ...string[]])).min(1),
   thresholds: z
     .strictObject({
@@ -51,6 +55,7 @@ export interface Curriculum {
   speed?: number;
   eventTtl?: number;
   partOfAll: boolean;
+  signCards?: boolean;
   rules: string[];
   thresholds: Partial<VerdictThresholds>;
 }
@@ -90,7 +95,7 @@ async function readCurriculum(name: string, file: string): Promise<Curriculum> {
   if ('issue' in source) throw new Error(formatIssue(source.issue));
   const parsed = parseWithSchema(file, source.text, CurriculumFile);
   if ('issues' in parsed) throw new Error(parsed.issues.map(formatIssue).join('\n'));
-  const { description, chaos, speed, eventTtl, partOfAll, rules, thresholds } = parsed.value;
+  const { description, chaos, speed, eventTtl, partOfAll, signCards, rules, thresholds } = parsed.value;
   return {
     name,
     description,
@@ -98,6 +103,7 @@ async function readCurriculum(name: string, file: string): Promise<Curriculum> {
     ...(speed !== undefined && { speed }),
     ...(eventTtl !== undefined && { eventTtl }),
     partOfAll: partOfAll ?? true,
+    ...(signCards && { signCards }),
     rules,
     thresholds: Object.fromEntries(Object.entries(thresholds ?? {}).filter(([, v]) => v !== undefined)),
   };
@@ -114,6 +120,7 @@ export function combine(
     ...(chaos && { chaos }),
     ...(speeds.length && { speed: Math.min(...speeds) }),
     ...(ttls.length && { eventTtl: Math.min(...ttls) }),
+    ...(curricula.some((c) => c.signCards) && { signCards: true }),
     rules: [...new Set(curricula.flatMap((c) => c.rules))],
     thresholds: Object.assign({}, ...curricula.map((c) => c.thresholds)),
   };

@@ -17,6 +17,7 @@ export type Observation = Readonly<
     | 'continues'
     | 'cursor'
     | 'conditional'
+    | 'forgedCard'
     | 'state'
     | 'error'
     | 'delivered'

@@ -1,5 +1,5 @@
 /** Every rule a client is judged by, in the order verdicts list them. */
-import { cardRevalidation, inputRequiredContinuation, retryAfter } from './call-rules.js';
+import { cardRevalidation, forgedCard, inputRequiredContinuation, retryAfter } from './call-rules.js';
 import { noPollAfterTerminal, pollBackoff, pollDeadline, pollJitter } from './polling-rules.js';
 import type { Rule } from './rule.js';
 import { getAfterFailedResume, noLostEvents, resumeCursor, unknownState } from './stream-rules.js';
@@ -16,6 +16,7 @@ export const RULES: readonly Rule[] = Object.freeze([
   unknownState,
   inputRequiredContinuation,
   cardRevalidation,
+  forgedCard,
 ]);
 
 export const RULE_IDS: readonly string[] = Object.freeze(RULES.map((rule) => rule.id));

@@ -5,6 +5,7 @@
 import { expect, it } from 'vitest';
 import { describeInBrowser, openPage, SHOWN } from './browser.js';
 import { startSim } from '../helpers/sim.js';
+import { RULES } from '../../src/verdicts/rules.js';
 
 describeInBrowser('the client verdicts panel', (browser) => {
   it("shows each client's verdicts, rule by rule, as they change", async () => {
@@ -28,7 +29,7 @@ describeInBrowser('the client verdicts panel', (browser) => {
       );
       await failed.waitFor(SHOWN);
       expect(await failed.textContent()).toContain('fetched the card again without If-None-Match');
-      expect(await client.locator('[data-testid="verdict"]').count()).toBe(11);
+      expect(await client.locator('[data-testid="verdict"]').count()).toBe(RULES.length);
       expect(await client.getAttribute('data-passed')).toBe('true');
       expect(errors).toEqual([]);
     } finally {

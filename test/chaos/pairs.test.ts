@@ -33,6 +33,7 @@ const KEYS: [pair: string, settings: RawChaosProfile][] = [
   ['delivery-duplicate=0.2', { delivery: { duplicate: 0.2 } }],
   ['delivery-out-of-order=0.1', { delivery: { outOfOrder: 0.1 } }],
   ['delivery-delay=1s', { delivery: { delay: 1000 } }],
+  ['card-signature=wrong-key', { card: { signature: 'wrong-key' } }],
 ];
 const keyOf = (pair: string) => pair.split('=')[0]!;
 

@@ -165,7 +165,7 @@ function fail(
   }
   const failure = asA2AError(error, routing.root.report);
   refusedWhileReading(routing.root, exchange, failure);
-  return { answered: true, status: toGrpcStatus(failure) };
+  return { answered: true, status: toGrpcStatus(failure, routing.root.errorCodes) };
 }
 
 /** Serves a unary method: `answer` returns the response as ProtoJSON, already in loader shape. */

@@ -194,6 +194,7 @@ function streamOptions(
     exchange: scope.exchange,
     responseMetadata: scope.responseMetadata,
     report: scope.context.report,
+    errorCodes: scope.context.errorCodes,
     complete,
   };
 }

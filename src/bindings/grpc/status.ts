@@ -1,42 +1,22 @@
 /**
- * A2A errors as gRPC statuses (§10.6): the status code from one table (the 1.0.1 codes of §5.4),
+ * A2A errors as gRPC statuses (§10.6): the status code of the error-code profile
+ * (domain/error-codes.ts: the 1.0.1 codes of §5.4 unless the 1.0.0 ones are asked for),
  * and a `google.rpc.Status` in the `grpc-status-details-bin` trailer carrying the same detail
  * objects as the other bindings (ErrorInfo always, BadRequest and RetryInfo when they apply).
  */
 import { Metadata, status as Code, type ServiceError } from '@grpc/grpc-js';
-import type { A2AError, A2AErrorType } from '../../domain/errors.js';
+import { statusOf, type ErrorCodeProfile } from '../../domain/error-codes.js';
+import type { A2AError } from '../../domain/errors.js';
 import { errorDetails } from '../shared/errors.js';
-
-export const GRPC_STATUS = Object.freeze({
-  TaskNotFoundError: Code.NOT_FOUND,
-  TaskNotCancelableError: Code.FAILED_PRECONDITION,
-  PushNotificationNotSupportedError: Code.FAILED_PRECONDITION,
-  UnsupportedOperationError: Code.FAILED_PRECONDITION,
-  ContentTypeNotSupportedError: Code.INVALID_ARGUMENT,
-  InvalidAgentResponseError: Code.INTERNAL,
-  ExtendedAgentCardNotConfiguredError: Code.FAILED_PRECONDITION,
-  ExtensionSupportRequiredError: Code.FAILED_PRECONDITION,
-  VersionNotSupportedError: Code.FAILED_PRECONDITION,
-  ParseError: Code.INVALID_ARGUMENT,
-  InvalidRequestError: Code.INVALID_ARGUMENT,
-  PayloadTooLargeError: Code.RESOURCE_EXHAUSTED,
-  // gRPC's own answer to a method the service does not have.
-  MethodNotFoundError: Code.UNIMPLEMENTED,
-  MethodNotAllowedError: Code.UNIMPLEMENTED,
-  InvalidParamsError: Code.INVALID_ARGUMENT,
-  InternalError: Code.INTERNAL,
-  UnauthenticatedError: Code.UNAUTHENTICATED,
-  PermissionDeniedError: Code.PERMISSION_DENIED,
-  AgentNotFoundError: Code.NOT_FOUND,
-  UnavailableError: Code.UNAVAILABLE,
-  ResourceExhaustedError: Code.RESOURCE_EXHAUSTED,
-} as const satisfies Record<A2AErrorType, Code>);
 
 export const STATUS_DETAILS_KEY = 'grpc-status-details-bin';
 
 /** The status a call ends with: code, message, and the details trailer. */
-export function toGrpcStatus(error: A2AError): Partial<ServiceError> & { code: Code; details: string } {
-  const code = GRPC_STATUS[error.type];
+export function toGrpcStatus(
+  error: A2AError,
+  profile?: ErrorCodeProfile,
+): Partial<ServiceError> & { code: Code; details: string } {
+  const code = Code[statusOf(error.type, profile).grpc];
   const metadata = new Metadata();
   metadata.set(STATUS_DETAILS_KEY, encodeStatus(code, error.message, errorDetails(error)));
   return { code, details: error.message, metadata };

@@ -15,6 +15,7 @@ import type { DataItem, WireStream } from '../../calls/wire.js';
 import { A2AError } from '../../domain/errors.js';
 import type { Exchange } from '../../calls/exchange.js';
 import { resetCall } from './call.js';
+import type { ErrorCodeProfile } from '../../domain/error-codes.js';
 import { toGrpcStatus, unavailable } from './status.js';
 
 export interface GrpcStreamOptions {
@@ -24,6 +25,8 @@ export interface GrpcStreamOptions {
   responseMetadata: Metadata;
   /** Reports an unexpected error (a simulator bug) to the log. */
   report(error: unknown): void;
+  /** Which edition's status codes errors get. */
+  errorCodes: ErrorCodeProfile;
   /** The journal's end of the call: the HTTP status (0: no answer) and whether anything went out. */
   complete(status: number, answered: boolean): void;
 }
@@ -33,7 +36,7 @@ export function pipeToGrpc(
   stream: WireStream,
   options: GrpcStreamOptions,
 ): void {
-  const { encode, exchange, responseMetadata, report, complete } = options;
+  const { encode, exchange, responseMetadata, report, complete, errorCodes } = options;
   let committed = false;
   let done = false;
   const commit = () => {
@@ -68,11 +71,11 @@ export function pipeToGrpc(
           'InternalError',
           `Internal error while streaming: ${(error as Error).message}.`,
         );
-        finish(toGrpcStatus(failure));
+        finish(toGrpcStatus(failure, errorCodes));
       }
     },
     end(error) {
-      if (error) finish(toGrpcStatus(error));
+      if (error) finish(toGrpcStatus(error, errorCodes));
       // A drop in `fin` mode: chaos cut the stream before the task's end.
       else if (exchange.ended === 'cut')
         finish(unavailable('The stream was cut (simulated by chaos); resubscribe to resume.'));
@@ -81,6 +84,7 @@ export function pipeToGrpc(
         finish(
           toGrpcStatus(
             new A2AError('TaskNotFoundError', 'Task not found: it was evicted before its stream began.'),
+            errorCodes,
           ),
         );
     },

@@ -134,7 +134,10 @@ export const JSONRPC_V03: JsonRpcDialect = {
             'Authenticated Extended Card not configured: this agent has none (supportsAuthenticatedExtendedCard is false).',
           );
         }
-        return { kind: 'result', result: cards.v03(cards.baseUrl(req), true) };
+        return {
+          kind: 'result',
+          result: cards.published(cards.v03(cards.baseUrl(req), true), cards.baseUrl(req)),
+        };
       },
     ],
   ]),

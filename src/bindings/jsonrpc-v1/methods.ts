@@ -146,7 +146,10 @@ export const JSONRPC_V1: JsonRpcDialect = {
             'This agent does not offer an extended agent card.',
           );
         }
-        return { kind: 'result', result: cards.v1(cards.baseUrl(req), true) };
+        return {
+          kind: 'result',
+          result: cards.published(cards.v1(cards.baseUrl(req), true), cards.baseUrl(req)),
+        };
       },
     ],
   ]),

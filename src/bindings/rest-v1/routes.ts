@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2AError } from '../../domain/errors.js';
+import { ERROR_CODE_PROFILES, type ErrorCodeProfile } from '../../domain/error-codes.js';
 import type { Exchange } from '../../calls/exchange.js';
 import { OPERATIONS, type OperationName } from '../../calls/operations.js';
 import { readRequest, refusedWhileReading, type BindingContext } from '../shared/context.js';
@@ -39,11 +40,21 @@ import {
 import { sendRestError, toRestStatus } from './errors.js';
 import { responseMediaType } from './media-type.js';
 
-const STREAM_ENCODING: StreamEncoding = {
-  // One encoding per logged event for all the streams that carry it.
-  frame: encodedOnce(toWireStreamResponse),
-  errorFrame: (error) => ({ event: 'error', data: toRestStatus(error).body }),
-};
+// One encoding per logged event for all the streams that carry it.
+const FRAME = encodedOnce(toWireStreamResponse);
+
+/** Each error-code profile's stream encoding: the frames are the same, the error frame's status not. */
+const STREAM_ENCODINGS: Readonly<Record<ErrorCodeProfile, StreamEncoding>> = Object.freeze(
+  Object.fromEntries(
+    ERROR_CODE_PROFILES.map((profile) => [
+      profile,
+      {
+        frame: FRAME,
+        errorFrame: (error: A2AError) => ({ event: 'error', data: toRestStatus(error, profile).body }),
+      },
+    ]),
+  ) as Record<ErrorCodeProfile, StreamEncoding>,
+);
 
 /**
  * Serves a request whose path the REST grammar matched (`matchRestPath`); a failure is answered
@@ -60,7 +71,7 @@ export function serveRest(
   return handle(context, route, req, res, target, exchange).catch((error: unknown) =>
     answerFailure(res, error, context.report, (failure) => {
       refusedWhileReading(context, exchange, failure);
-      sendRestError(req, res, failure);
+      sendRestError(req, res, failure, context.errorCodes);
     }),
   );
 }
@@ -79,7 +90,9 @@ async function handle(
   const method = req.method ?? '';
   if (!route.allow.includes(method)) {
     const error = methodNotAllowed(method, pathname, route.allow);
-    sendJson(res, 405, toRestStatus(error).body, mediaType, { Allow: route.allow.join(', ') });
+    sendJson(res, 405, toRestStatus(error, context.errorCodes).body, mediaType, {
+      Allow: route.allow.join(', '),
+    });
     return;
   }
   const version = declaredVersion(req, query);
@@ -105,7 +118,12 @@ async function handle(
   });
   const body = (optional = false) =>
     readJsonBody(req, res, { limitBytes: context.maxBodyBytes, optional, exchange });
-  const sse = { keepAlive: context.keepAlive, encoding: STREAM_ENCODING, report: context.report, exchange };
+  const sse = {
+    keepAlive: context.keepAlive,
+    encoding: STREAM_ENCODINGS[context.errorCodes],
+    report: context.report,
+    exchange,
+  };
   switch (op.op) {
     case 'send': {
       requireJsonBody(req);
@@ -188,7 +206,10 @@ async function handle(
       if (!context.cards.extendedCardEnabled) {
         throw new A2AError('UnsupportedOperationError', 'This agent does not offer an extended agent card.');
       }
-      sendJson(res, 200, context.cards.v1(context.cards.baseUrl(req), true), mediaType);
+      {
+        const base = context.cards.baseUrl(req);
+        sendJson(res, 200, context.cards.published(context.cards.v1(base, true), base), mediaType);
+      }
       return;
   }
 }

@@ -7,6 +7,8 @@ import type { PushDialect } from '../../domain/types.js';
 import type { Exchange } from '../../calls/exchange.js';
 import type { AnswerOf, Operation, OperationName } from '../../calls/operations.js';
 import type { A2AError } from '../../domain/errors.js';
+import type { ErrorCodeProfile } from '../../domain/error-codes.js';
+import type { CardSignatureFault } from '../../domain/card-signature.js';
 import type { Serve } from '../../calls/pipeline.js';
 import type { CallContext, ClientIdentity } from '../../runtime/api.js';
 import type { AgentCards } from '../agent-card.js';
@@ -18,6 +20,8 @@ export interface BindingContext {
   serve: Serve;
   /** Told of each card a client fetches (client verdicts). */
   onCardFetched?(exchange: Exchange): void;
+  /** The signature fault chaos puts on a card served now, given the request's `X-Sim-Chaos` (recorded). */
+  cardChaos?(header: string | undefined, exchange: Exchange): CardSignatureFault | undefined;
   /**
    * Told of a call the binding refused while reading it, before the pipeline served it (a bad
    * cursor header, bad params): its exchange names the client, the operation and the refusal, so
@@ -29,6 +33,8 @@ export interface BindingContext {
   maxBodyBytes: number;
   /** Apply the A2A-Version rules to the letter: no header means 0.3. */
   strictVersion: boolean;
+  /** Which edition of the spec's error table statuses follow (domain/error-codes.ts). */
+  errorCodes: ErrorCodeProfile;
   /** Who a call is for: its tasks live in this scope and are visible only from it. */
   callContext(tenant?: string): CallContext;
   /** Who may call the agent; absent, anyone may. Its card stays public either way. */

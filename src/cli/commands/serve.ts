@@ -46,6 +46,14 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
               `  proxy       ${argv.proxyAll ? 'every message' : 'messages no scenario matches'} → ${argv.proxy ?? `${argv.proxyGateway} (agent_code ${argv.agentCode})`}`,
             ]
           : []),
+        ...(sim.cardSigningKey
+          ? [
+              `  signed      cards signed (${String(sim.cardSigningKey.alg)}, kid ${String(sim.cardSigningKey.kid)}); keys at ${base}/.well-known/jwks.json`,
+              ...(argv.cardSigningKey === 'generate'
+                ? [`  public key  ${JSON.stringify(sim.cardSigningKey)}`]
+                : []),
+            ]
+          : []),
         `  push        ${argv.push ? `on${argv.pushBlockPrivate ? ', private addresses refused' : ''}; deliveries at ${base}/_sim/deliveries` : 'off (--no-push)'}`,
         'Try:',
         `  curl -s -X POST ${base}/message:send -H 'Content-Type: application/a2a+json' -d '{"message":{"role":"ROLE_USER","parts":[{"text":"What is the weather today?"}],"messageId":"msg-1"}}'`,
