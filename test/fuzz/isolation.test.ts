@@ -91,20 +91,22 @@ async function call(
     return x;
   }
   const prefix = `${base}${at.name ? `/${encodeSegment(at.name)}` : ''}`;
+  // A v1.0 client says so: under a tenant named `v1`, that is what tells its paths from the v0.3
+  // HTTP+JSON binding's (/v1/message:send).
   const x = await exchange(
     target,
     op === 'send'
       ? {
           method: 'POST',
           path: `${prefix}/message:send`,
-          headers: JSON_HEADERS,
+          headers: { ...JSON_HEADERS, ...V1_HEADERS },
           body: JSON.stringify(v1Send(WEATHER, { messageId: 'm' })),
         }
       : op === 'list'
-        ? { method: 'GET', path: `${prefix}/tasks?pageSize=100`, headers: {} }
+        ? { method: 'GET', path: `${prefix}/tasks?pageSize=100`, headers: V1_HEADERS }
         : op === 'get'
-          ? { method: 'GET', path: `${prefix}/tasks/${encodeURIComponent(id)}`, headers: {} }
-          : { method: 'POST', path: `${prefix}/tasks/${encodeURIComponent(id)}:cancel`, headers: {} },
+          ? { method: 'GET', path: `${prefix}/tasks/${encodeURIComponent(id)}`, headers: V1_HEADERS }
+          : { method: 'POST', path: `${prefix}/tasks/${encodeURIComponent(id)}:cancel`, headers: V1_HEADERS },
   );
   checkRest(target, x);
   return x;
