@@ -41,17 +41,18 @@ function runQuickBench(
   });
 }
 
-/** A workload of each family and shape: REST and both JSON-RPC sends, a read, each SSE scenario. */
+/**
+ * A workload of each family and shape: a REST send and a JSON-RPC one (the v0.3 dialect's body),
+ * each SSE scenario of the stream families, and the replicas. The others differ from one of these by
+ * their numbers (connections, streams) or a request body only.
+ */
 const WORKLOADS = [
   'startup',
   'rest-send-distinct-c64',
-  'jsonrpc-v1-send-c64',
   'jsonrpc-v03-send-c64',
-  'rest-get-c64',
   'sse-100',
   'sse-chunks-1000',
   'sse-append',
-  'sse-status',
   'replicas-send-c64',
 ];
 
