@@ -29,7 +29,7 @@ steps:
   - status: completed
 `;
 
-describe('a2a-sim validate', () => {
+describe.concurrent('a2a-sim validate', () => {
   it('rejects a broken scenario with its file, line and path, and exits 2', async () => {
     const file = join(dir, 'broken.yaml');
     await writeFile(file, BROKEN);
@@ -62,7 +62,7 @@ describe('a2a-sim validate', () => {
   });
 });
 
-describe('a2a-sim list', () => {
+describe.concurrent('a2a-sim list', () => {
   it('lists the built-in scenarios and agents as JSON', async () => {
     const result = await run(['list', '--json']);
     expect(result.code).toBe(0);
@@ -75,7 +75,7 @@ describe('a2a-sim list', () => {
   });
 });
 
-describe('a2a-sim schema', () => {
+describe.concurrent('a2a-sim schema', () => {
   it('prints the JSON Schema committed as scenarios/scenario.schema.json', async () => {
     const result = await run(['schema']);
     expect(result.code).toBe(0);
@@ -94,7 +94,7 @@ describe('a2a-sim schema', () => {
   });
 });
 
-describe('a2a-sim --help', () => {
+describe.concurrent('a2a-sim --help', () => {
   it('documents the commands and the environment prefix', async () => {
     const result = await run(['--help']);
     expect(result.code).toBe(0);
@@ -143,7 +143,7 @@ describe('a2a-sim --help', () => {
   });
 });
 
-describe('a2a-sim serve (the Dockerfile start command)', () => {
+describe.concurrent('a2a-sim serve (the Dockerfile start command)', () => {
   it('listens, prints the card URL and a curl line, serves the card and health, and stops on SIGTERM', async () => {
     const server = serve(['serve'], {
       A2A_SIM_PORT: '0',
@@ -287,7 +287,7 @@ describe('a2a-sim serve (the Dockerfile start command)', () => {
   });
 });
 
-describe('a2a-sim exam', () => {
+describe.concurrent('a2a-sim exam', () => {
   it('refuses a --speed that is not a number, as serve does', async () => {
     const result = await run(['exam', '--speed', 'abc', '--', 'true']);
     expect(result.code).toBe(2);
@@ -295,7 +295,7 @@ describe('a2a-sim exam', () => {
   });
 });
 
-describe('a2a-sim replay', () => {
+describe.concurrent('a2a-sim replay', () => {
   it('prints the timeline serve would play with the same seed: the same task, states and texts', async () => {
     const t = await startSim({ seed: 'replay-1' });
     try {
