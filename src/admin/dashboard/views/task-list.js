@@ -1,6 +1,6 @@
 /**
  * The task list: one row per task, newest first. Rows are updated in place and moved only when out
- * of place, so a focused row keeps its focus while the feed updates the list.
+ * of place, and a focused row keeps its focus while the feed updates the list.
  */
 import { state } from '../state.js';
 import { badge, byId, h } from './dom.js';
@@ -11,6 +11,9 @@ import { renderAges } from './time.js';
 export function renderTaskList() {
   const list = byId('task-list');
   const rows = rowsById(list);
+  // A row that has to move (a task updated earlier in the list) loses the focus with the move:
+  // it gets it back after.
+  const focused = list.contains(document.activeElement) ? document.activeElement : null;
   for (const [id, row] of rows) {
     if (state.tasks.has(id)) continue;
     row.remove();
@@ -35,6 +38,8 @@ export function renderTaskList() {
     }
     previous = row;
   }
+  if (focused instanceof HTMLElement && focused.isConnected && document.activeElement !== focused)
+    focused.focus();
   byId('task-count').textContent = String(state.tasks.size);
   byId('tasks-empty').hidden = state.tasks.size > 0;
 }
