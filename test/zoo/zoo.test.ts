@@ -14,7 +14,7 @@ import {
   CLIENTS_DOC,
   CURRICULA,
   mismatches,
-  runZoo,
+  runZooApart,
   zooClients,
   zooInstalled,
   type CurriculumName,
@@ -33,7 +33,7 @@ describe.skipIf(!zooInstalled() && !REQUIRED)(`the client zoo${skipped}`, () => 
 
   beforeAll(async () => {
     clients = await zooClients();
-    ({ runs, curricula, output } = await runZoo());
+    ({ runs, curricula, output } = await runZooApart());
   }, 200_000);
 
   it("gives every client the verdicts its library's source predicts, under every curriculum", () => {

@@ -4,7 +4,8 @@
  * `npm run docs:clients` writes the page.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openExam } from '../../src/cli/exam-session.js';
@@ -132,6 +133,28 @@ function startClient(file: string, env: Record<string, string>): ClientRun {
     child.once('exit', () => resolve());
   });
   return { ready, go: () => child.connected && child.send('go'), done };
+}
+
+/** {@link runZoo} in a process of its own (host.ts), away from the caller's heap and event loop. */
+export async function runZooApart(): Promise<Awaited<ReturnType<typeof runZoo>>> {
+  const dir = mkdtempSync(join(tmpdir(), 'a2a-sim-zoo-'));
+  const file = join(dir, 'zoo.json');
+  try {
+    const log = await new Promise<string>((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', join(ZOO, 'host.ts'), file], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let text = '';
+      child.stdout.on('data', (chunk) => (text += chunk));
+      child.stderr.on('data', (chunk) => (text += chunk));
+      child.on('close', () => resolve(text));
+    });
+    if (!existsSync(file)) throw new Error(`the zoo's run wrote no result:\n${log}`);
+    return JSON.parse(readFileSync(file, 'utf8')) as Awaited<ReturnType<typeof runZoo>>;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /**
