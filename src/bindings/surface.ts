@@ -45,7 +45,11 @@ export function agentSurface(context: BindingContext): AgentSurface {
     const method = req.method ?? '';
     // Like the routers clients know: one trailing slash names the same path.
     const path = withoutTrailingSlash(target.pathname);
-    if ((method === 'GET' || method === 'HEAD') && CARD_PATHS.has(path)) {
+    // The agent's own URL answers its card too: clients and suites (the v0.3 TCK) read `GET {url}`.
+    if (
+      (method === 'GET' || method === 'HEAD') &&
+      (CARD_PATHS.has(path) || target.pathname === '/' || target.pathname === '')
+    ) {
       try {
         const conditional =
           req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined;

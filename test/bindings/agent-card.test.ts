@@ -242,3 +242,23 @@ describe('the media type of REST answers: the one the client used', () => {
     }),
   );
 });
+
+describe("the agent's own URL", () => {
+  let t: TestSim;
+  beforeAll(async () => {
+    t = await startSim();
+  });
+  afterAll(() => t.close());
+
+  it.each(['/', '/agents/explore', '/agents/explore/'])(
+    'answers GET %s with the card of the agent there',
+    async (at) => {
+      const answer = await request(t.url).get(at).expect(200);
+      const wellKnown = await request(t.url)
+        .get(`${at.replace(/\/$/, '')}/.well-known/agent-card.json`)
+        .expect(200);
+      expect(answer.body).toEqual(wellKnown.body);
+      expect(answer.body.name).toEqual(expect.any(String));
+    },
+  );
+});
