@@ -158,6 +158,20 @@ describe('call errors on a non-streaming call', () => {
     ]);
   });
 
+  it('keeps clients with long names apart, each name kept short: a digest of the whole', async () => {
+    // Two names of 4,000 characters that differ only in the last one.
+    const names = ['a', 'b'].map((end) => `${'x'.repeat(3_999)}${end}`);
+    const status = async (client: string) =>
+      (await getJson(t, `/tasks/${taskId}`, { ...chaos('errors-on-call=1'), 'x-sim-client': client })).status;
+    expect([await status(names[0]!), await status(names[1]!), await status(names[0]!)]).toEqual([
+      503, 503, 200,
+    ]);
+    const verdicts = (await getJson(t, '/_sim/verdicts')).body.clients as { client: string }[];
+    const kept = verdicts.map((v) => v.client).filter((c) => c.startsWith('xxx'));
+    expect(new Set(kept).size).toBe(2);
+    for (const client of kept) expect(client.length).toBeLessThanOrEqual(128);
+  });
+
   it('a refused GetTask is in the fault log under its task, with its request', async () => {
     expect((await getTask('REST', 'errors-kind=503')).status).toBe(503);
     expect(await faultsOf(t, { taskId })).toMatchObject([

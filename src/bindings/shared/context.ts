@@ -201,14 +201,29 @@ function forwardedHeaders(req: CallerRequest): Record<string, string> | undefine
   return headers;
 }
 
-/** Who sent the request: its `X-Sim-Client`, else its API key's digest, else address and User-Agent. */
+/**
+ * Who sent the request: its `X-Sim-Client`, else its API key's digest, else address and User-Agent.
+ * The client chooses the name, up to a header's size, and the verdicts and chaos keep one per client
+ * (10,000 at most): a name longer than {@link MAX_CLIENT_CHARS} is kept as its start and a digest of
+ * the whole, so that it stays apart from every other name and small.
+ */
 export function clientOf(req: CallerRequest): ClientIdentity {
   const named = req.headers['x-sim-client'];
-  if (typeof named === 'string' && named !== '') return { id: named, by: 'header' };
+  if (typeof named === 'string' && named !== '') return { id: boundedName(named), by: 'header' };
   const key = req.headers['x-api-key'] ?? req.headers['authorization'];
   if (typeof key === 'string' && key !== '') {
-    return { id: `key:${createHash('sha256').update(key).digest('hex').slice(0, 12)}`, by: 'api-key' };
+    return { id: `key:${digest(key).slice(0, 12)}`, by: 'api-key' };
   }
   const agent = req.headers['user-agent'] ?? 'no user agent';
-  return { id: `${req.socket?.remoteAddress ?? 'unknown'} ${agent}`, by: 'address' };
+  return { id: boundedName(`${req.socket?.remoteAddress ?? 'unknown'} ${agent}`), by: 'address' };
 }
+
+/** The longest client name kept as sent. */
+export const MAX_CLIENT_CHARS = 128;
+
+function boundedName(name: string): string {
+  if (name.length <= MAX_CLIENT_CHARS) return name;
+  return `${name.slice(0, MAX_CLIENT_CHARS - 24)}…#${digest(name).slice(0, 16)}`;
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest('hex');
