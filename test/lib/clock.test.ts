@@ -221,7 +221,12 @@ describe('RealClock', () => {
 });
 
 describe('RealClock: delays past what a Node timer can wait', () => {
-  afterEach(() => vi.useRealTimers());
+  // The spy first (it wraps the fake setTimeout), then the fake timers: in the other order, a
+  // worker's later test files would keep a setTimeout that never fires.
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.useRealTimers();
+  });
 
   /** The delays the clock hands to setTimeout, on fake timers (nothing waits); a busy loop fails fast. */
   function armedDelays(): number[] {
