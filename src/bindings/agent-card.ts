@@ -112,10 +112,12 @@ export class AgentCards {
       description: o.description,
       url: base,
       preferredTransport: 'JSONRPC',
-      // v0.3 HTTP+JSON clients append `/v1/message:send`, ... to the url: the base serves both.
+      // v0.3 HTTP+JSON clients append `/v1/message:send`, ... to the url: the base serves both. The
+      // gRPC port serves the v0.3 service beside the v1.0 one.
       additionalInterfaces: [
         { url: base, transport: 'JSONRPC' },
         { url: base, transport: 'HTTP+JSON' },
+        ...(this.grpc ? [{ url: this.grpc.address, transport: 'GRPC' }] : []),
       ],
       supportedInterfaces: this.interfaces(base),
       ...(o.provider && { provider: o.provider }),
@@ -235,7 +237,8 @@ export class AgentCards {
 
   /**
    * JSON-RPC first: it is the default binding of most clients. Both live at the same base URL; gRPC,
-   * when it runs, on its own port (the v1.0 service only).
+   * when it runs, on its own port. v1.0 interfaces only: the v0.3 ones are the v0.3 card's
+   * `additionalInterfaces`, as for the HTTP bindings.
    */
   private interfaces(base: string): Card[] {
     return [

@@ -52,8 +52,8 @@ export interface SimulatorOptions {
   /** TCP port; 0 picks a free one. */
   port?: number;
   /**
-   * Also serve A2A 1.0 over gRPC (`lf.a2a.v1.A2AService`) on this port (0 picks a free one), on the
-   * same interface. Off when absent. See docs/grpc.md.
+   * Also serve A2A 1.0 (`lf.a2a.v1.A2AService`) and 0.3 (`a2a.v1.A2AService`) over gRPC on this port
+   * (0 picks a free one), on the same interface. Off when absent. See docs/grpc.md.
    */
   grpcPort?: number;
   /** Interface to listen on. 127.0.0.1 is loopback only. */

@@ -49,9 +49,9 @@ export const SERVER = group('Server', [
     integer: true,
     min: 0,
     max: 65535,
-    help: 'Also serve A2A 1.0 over gRPC on this port (0: any free port)',
+    help: 'Also serve A2A 1.0 and 0.3 over gRPC on this port (0: any free port)',
     defaultText: 'off',
-    doc: 'Also serve A2A 1.0 over gRPC on this port, 0 for any free port (see [gRPC](grpc.md))',
+    doc: 'Also serve A2A 1.0 and 0.3 over gRPC on this port, 0 for any free port (see [gRPC](grpc.md))',
   },
   {
     name: 'host',

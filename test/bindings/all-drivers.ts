@@ -1,6 +1,7 @@
 /** Every conformance driver, with what each cannot do and the simulator options it needs. */
 import { jsonRpcDriver, jsonRpcV03Driver, restDriver, type DriverEntry } from './drivers.js';
 import {
+  connectV03GrpcClient,
   connectV03RestClient,
   sdkClientDriver,
   sdkDriver,
@@ -28,4 +29,16 @@ export const ALL_DRIVERS: DriverEntry[] = [
     },
   },
   { name: '@a2a-js/sdk GRPC', factory: sdkGrpcDriver, options: { grpcPort: 0 } },
+  {
+    name: '@a2a-js/sdk compat v0.3 GRPC',
+    factory: sdkClientDriver('@a2a-js/sdk compat v0.3 GRPC', connectV03GrpcClient),
+    unsupported: {
+      ...V03_HAS_NO_LIST,
+      // The same FromProto as its v0.3 REST transport.
+      artifactAppend: "the SDK's v0.3 gRPC transport drops append when it reads an artifact update",
+      historyLengthZero:
+        "the v0.3 proto's GetTaskRequest.history_length is a plain int32: 0 is its default, which proto3 does not send",
+    },
+    options: { grpcPort: 0 },
+  },
 ];

@@ -309,7 +309,9 @@ export function conformanceCases(
       expect((await d.getTask(task.id, 1)).history.map(textOf)).toEqual([
         'I need more details. Where would you like to fly from and to?',
       ]);
-      expect((await d.getTask(task.id, 0)).history ?? []).toEqual([]);
+      if (!unsupported.historyLengthZero) {
+        expect((await d.getTask(task.id, 0)).history ?? []).toEqual([]);
+      }
     });
   });
 }

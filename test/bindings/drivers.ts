@@ -239,6 +239,8 @@ export interface Unsupported {
   listTasks?: string;
   /** The client drops an artifact update's `append` flag. */
   artifactAppend?: string;
+  /** The wire cannot ask for `historyLength: 0` (it reads as no limit). */
+  historyLengthZero?: string;
 }
 
 export interface DriverEntry {

@@ -1,6 +1,6 @@
 /**
  * The official @a2a-js/sdk client as conformance drivers: on each v1.0 transport (JSON-RPC,
- * HTTP+JSON, gRPC) and as a v0.3 peer (JSON-RPC, HTTP+JSON).
+ * HTTP+JSON, gRPC) and as a v0.3 peer (JSON-RPC, HTTP+JSON, gRPC).
  */
 import {
   AGENT_CARD_PATH,
@@ -74,6 +74,24 @@ export async function connectV03RestClient(base: string): Promise<Client> {
     throw new Error(`expected the SDK's v0.3 HTTP+JSON transport, got ${protocolName} ${protocolVersion}`);
   return client;
 }
+/**
+ * The same, preferring gRPC: the SDK picks the GRPC interface the v0.3 card lists and its v0.3 gRPC
+ * transport (`a2a.v1.A2AService`) for it.
+ */
+export async function connectV03GrpcClient(base: string): Promise<Client> {
+  const client = await new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      cardResolver: v03CardResolver,
+      transports: [new GrpcTransportFactory({ legacyCompat: { enabled: true } })],
+      preferredTransports: ['GRPC'],
+    }),
+  ).createFromUrl(base);
+  const { protocolName, protocolVersion } = client.transport;
+  if (protocolName !== 'GRPC' || protocolVersion !== '0.3')
+    throw new Error(`expected the SDK's v0.3 gRPC transport, got ${protocolName} ${protocolVersion}`);
+  return client;
+}
+
 /** The SDK's gRPC client (v1.0), found on the card of a simulator that serves gRPC. */
 export const sdkGrpcDriver: DriverFactory = sdkClientDriver('@a2a-js/sdk GRPC', async (base) => {
   const client = await new ClientFactory(

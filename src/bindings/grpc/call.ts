@@ -18,6 +18,7 @@ import type { Exchange } from '../../calls/exchange.js';
 import { ConnectionFault } from '../../calls/wire.js';
 import { A2AError } from '../../domain/errors.js';
 import type { PushDialect } from '../../domain/types.js';
+import type { ErrorCodeProfile } from '../../domain/error-codes.js';
 import { authenticateHeaders } from '../shared/auth.js';
 import {
   readRequest,
@@ -62,8 +63,15 @@ export interface CallScope {
   read(reading: Omit<Reading, 'binding' | 'version' | 'operation'>): ServeOperation;
 }
 
+export interface GrpcService {
+  binding: string;
+  version: PushDialect;
+  /** The error table its statuses follow whatever the agent's `--error-codes`; absent, the agent's. */
+  errorCodes?: ErrorCodeProfile;
+}
+
 export interface CallSetup {
-  service: { binding: string; version: PushDialect };
+  service: GrpcService;
   method: string;
   /** The request's full message type, e.g. `lf.a2a.v1.SendMessageRequest`. */
   requestType: string;
@@ -155,6 +163,7 @@ function agentContext(routing: GrpcRouting, agent: string | string[] | undefined
 /** The failure of a call that has not answered yet: a status, or no answer at all (chaos). */
 function fail(
   routing: GrpcRouting,
+  service: GrpcService,
   call: ServerUnaryCall<unknown, unknown> | ServerWritableStream<unknown, unknown>,
   exchange: Exchange,
   error: unknown,
@@ -165,7 +174,7 @@ function fail(
   }
   const failure = asA2AError(error, routing.root.report);
   refusedWhileReading(routing.root, exchange, failure);
-  return { answered: true, status: toGrpcStatus(failure, routing.root.errorCodes) };
+  return { answered: true, status: toGrpcStatus(failure, service.errorCodes ?? routing.root.errorCodes) };
 }
 
 /** Serves a unary method: `answer` returns the response as ProtoJSON, already in loader shape. */
@@ -182,7 +191,7 @@ export function unaryCall(
       callback(null, response, scope.responseMetadata);
       complete(200, true);
     })().catch((error: unknown) => {
-      const { answered, status } = fail(routing, call, exchange, error);
+      const { answered, status } = fail(routing, setup.service, call, exchange, error);
       if (status) callback(status as ServiceError);
       complete(answered ? 200 : 0, answered);
     });
@@ -201,7 +210,7 @@ export function streamingCall(routing: GrpcRouting, setup: CallSetup, pipe: Stre
   return (call: ServerWritableStream<unknown, unknown>): void => {
     const { exchange, complete, begin } = setUp(routing, setup, call);
     void (async () => pipe(call, begin(), complete))().catch((error: unknown) => {
-      const { answered, status } = fail(routing, call, exchange, error);
+      const { answered, status } = fail(routing, setup.service, call, exchange, error);
       if (status) call.emit('error', status);
       complete(answered ? 200 : 0, answered);
     });

@@ -9,6 +9,8 @@
  * proto-loader reads the normative .proto files as they are, and the few well-known types that
  * differ between its objects and ProtoJSON are converted here, by walking the loaded descriptors.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { loadSync, type Options, type PackageDefinition } from '@grpc/proto-loader';
 import { invalidParams } from '../../domain/errors.js';
 import { PROTO_DIR } from '../proto-files.js';
@@ -29,11 +31,45 @@ const LOADER_OPTIONS: Options = {
   includeDirs: [PROTO_DIR],
 };
 
+const PROTO_FILES = ['a2a-v1.0.proto', 'a2a-v0.3.proto'];
+
 let loaded: PackageDefinition | undefined;
 
 /** Both A2A protos, loaded once (a few tens of milliseconds) when a gRPC server first needs them. */
 export function a2aProtos(): PackageDefinition {
-  return (loaded ??= loadSync(['a2a-v1.0.proto', 'a2a-v0.3.proto'], LOADER_OPTIONS));
+  return (loaded ??= loadSync(PROTO_FILES, LOADER_OPTIONS));
+}
+
+let renamed: ReadonlyMap<string, string> | undefined;
+
+/**
+ * The ProtoJSON name of a field whose `json_name` differs from its own, keyed `Message.field` (in
+ * proto-loader's casing): the v0.3 proto names `SendMessageRequest.request`, `StreamResponse.msg`,
+ * ... `message` in JSON. proto-loader's descriptors drop `json_name`, so it is read from the files.
+ * @note A field is taken to belong to the last message opened before it: no message of the A2A
+ * protos that has a renamed field is nested.
+ */
+function jsonNames(): ReadonlyMap<string, string> {
+  if (renamed) return renamed;
+  const names = new Map<string, string>();
+  for (const file of PROTO_FILES) {
+    const text = readFileSync(path.join(PROTO_DIR, file), 'utf8').replace(/\/\/.*$/gm, '');
+    const pkg = /^\s*package\s+([\w.]+)\s*;/m.exec(text)?.[1] ?? '';
+    let message = '';
+    for (const [, opened, field, options] of text.matchAll(
+      /\bmessage\s+(\w+)\s*\{|(\w+)\s*=\s*\d+\s*\[([^\]]*)\]/g,
+    )) {
+      if (opened !== undefined) message = opened;
+      const json = options && /\bjson_name\s*=\s*"(\w+)"/.exec(options)?.[1];
+      if (field !== undefined && json) names.set(`${pkg}.${message}.${camelCase(field)}`, json);
+    }
+  }
+  return (renamed = names);
+}
+
+/** proto-loader's field names (`keepCase: false`): `status_update` is `statusUpdate`. */
+function camelCase(name: string): string {
+  return name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
 interface FieldDescriptor {
@@ -74,9 +110,11 @@ function convert(type: string, value: unknown, direction: Direction, depth: numb
   const out: Json = {};
   const source = value as Json;
   for (const field of descriptor.field) {
-    const v = source[field.name];
+    const json = jsonNames().get(`${type}.${field.name}`) ?? field.name;
+    const [from, to] = direction === 'toJson' ? [field.name, json] : [json, field.name];
+    const v = source[from];
     if (v === undefined) continue;
-    out[field.name] = convertField(type, descriptor, field, v, direction, depth + 1);
+    out[to] = convertField(type, descriptor, field, v, direction, depth + 1);
   }
   return out;
 }

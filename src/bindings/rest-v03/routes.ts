@@ -25,7 +25,7 @@ import {
   toProtoPushConfig,
   toProtoStreamResponse,
   toProtoTask,
-} from './codec.js';
+} from '../v03/proto-codec.js';
 import { sendRestV03Error, toRestV03Error, V03_JSON } from './errors.js';
 import { V03_PREFIX } from './paths.js';
 

@@ -28,7 +28,9 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         `  agent card  ${base}/.well-known/agent-card.json`,
         `  JSON-RPC    POST ${base}/  (A2A 1.0: SendMessage, GetTask, ...)`,
         `  REST        ${base}/message:send, ${base}/tasks/{id}, ...  (A2A 1.0)`,
-        ...(sim.grpcUrl ? [`  gRPC        ${sim.grpcUrl}  (A2A 1.0: lf.a2a.v1.A2AService)`] : []),
+        ...(sim.grpcUrl
+          ? [`  gRPC        ${sim.grpcUrl}  (A2A 1.0: lf.a2a.v1.A2AService; 0.3: a2a.v1.A2AService)`]
+          : []),
         ...(store ? [`  store       ${store.url}, as replica ${store.replica}`] : []),
         `  scenarios   ${scenarios.length}: ${scenarios.join(', ')}${sim.issues.length ? ` (${sim.issues.length} problem(s), see above)` : ''}`,
         ...sim.agents.map(

@@ -1,8 +1,9 @@
 /**
- * A2A v0.3 over HTTP+JSON: bodies are ProtoJSON of the v0.3 proto (`a2a.v1`, `a2a-v0.3.proto`), as
- * its `google.api.http` annotations transcode them and as the reference SDKs read and write them
- * (a2a-python and a2a-go through `json_format`, @a2a-js/sdk's v0.3 REST transport through its proto
- * types). That is not the v0.3 JSON-RPC shape: no `kind`, enums as `TASK_STATE_*`/`ROLE_*`, a
+ * A2A v0.3 ProtoJSON ↔ domain, for both bindings of the v0.3 proto (`a2a.v1`, `a2a-v0.3.proto`):
+ * HTTP+JSON, whose bodies are that ProtoJSON as its `google.api.http` annotations transcode it and as
+ * the reference SDKs read and write it (a2a-python and a2a-go through `json_format`, @a2a-js/sdk's
+ * v0.3 REST transport through its proto types), and gRPC, whose messages grpc/protos.ts turns into
+ * the same ProtoJSON. That is not the v0.3 JSON-RPC shape: no `kind`, enums as `TASK_STATE_*`/`ROLE_*`, a
  * message's parts under `content`, `{"text"}`/`{"file"}`/`{"data"}` parts, a send answered as
  * `{"task"}` or `{"message"}`, stream items as `{"statusUpdate"}`, ...
  *
@@ -223,6 +224,62 @@ export function fromProtoPushConfig(value: unknown): PushConfigInput {
       : readPushConfig(reader, raw, 'pushNotificationConfig', PROTO_GRAMMAR);
   reader.check();
   return config!;
+}
+
+/** The task a resource name names: `tasks/{id}` (a v0.3 gRPC request's `name` or `parent`). */
+export function fromProtoTaskName(value: unknown, key: 'name' | 'parent'): string {
+  return fromProtoName(value, key, TASK_NAME, 'tasks/{id}').taskId;
+}
+
+/** The config a resource name names: `tasks/{id}/pushNotificationConfigs/{configId}`. */
+export function fromProtoPushConfigName(value: unknown): { taskId: string; configId: string } {
+  const { taskId, configId } = fromProtoName(
+    value,
+    'name',
+    PUSH_CONFIG_NAME,
+    'tasks/{id}/pushNotificationConfigs/{configId}',
+  );
+  return { taskId, configId: configId! };
+}
+
+/** A GetTaskRequest: `{name: "tasks/{id}", historyLength?}`. */
+export function fromProtoGetTaskRequest(value: unknown): { id: string; historyLength?: number } {
+  const id = fromProtoTaskName(value, 'name');
+  const reader = new WireReader();
+  const historyLength = reader.integer(value as WireObject, 'historyLength', '');
+  reader.check();
+  return { id, ...(historyLength !== undefined && { historyLength }) };
+}
+
+/**
+ * A CreateTaskPushNotificationConfigRequest: `{parent: "tasks/{id}", configId, config}`. The
+ * config's own `id` wins over `configId`; either names the config, or the server makes its id.
+ */
+export function fromProtoCreatePushConfigRequest(value: unknown): { taskId: string; input: PushConfigInput } {
+  const taskId = fromProtoTaskName(value, 'parent');
+  const input = fromProtoPushConfig(value);
+  const configId = field(value as WireObject, 'configId');
+  if (input.id !== undefined || typeof configId !== 'string' || configId === '') return { taskId, input };
+  return { taskId, input: { ...input, id: configId } };
+}
+
+const TASK_NAME = /^tasks\/([^/]+)$/;
+const PUSH_CONFIG_NAME = /^tasks\/([^/]+)\/pushNotificationConfigs\/([^/]+)$/;
+
+function fromProtoName(
+  value: unknown,
+  key: string,
+  pattern: RegExp,
+  form: string,
+): { taskId: string; configId?: string } {
+  const reader = new WireReader();
+  const request = reader.object(value, 'request');
+  reader.check();
+  const name = reader.string(request!, key, '');
+  const match = name === undefined ? null : pattern.exec(name);
+  if (!match) reader.fail(key, `expected a resource name like "${form}", got ${describe(name)}`);
+  reader.check();
+  return { taskId: match![1]!, ...(match![2] !== undefined && { configId: match![2] }) };
 }
 
 function readPart(reader: WireReader, value: unknown, path: string): Part | undefined {
