@@ -184,14 +184,8 @@ export class TaskStore {
     // §3.2.7: a task is created at generation 1.
     const task = this.keeps.generation ? { ...given, generation: 1 } : given;
     const record = this.open(task, scope, scenarioId, atMs);
-    const event: TaskEvent = { kind: 'task', task };
-    record.log.append({
-      taskId: task.id,
-      contextId: task.contextId,
-      atMs,
-      event,
-      generation: task.generation,
-    });
+    const { id: taskId, contextId, generation } = task;
+    record.log.append({ taskId, contextId, atMs, event: { kind: 'task', task }, generation });
     return record;
   }
 
