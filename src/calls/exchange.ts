@@ -54,6 +54,8 @@ export interface Delivered {
   state?: TaskState;
   /** Made up by a chaos quirk, not in the task's log. */
   synthetic?: boolean;
+  /** The task's generation it carried (v1.1 draft §3.2.7, with `--preview generation`). */
+  generation?: number;
 }
 
 /** How a stream ended: cleanly, with an error frame, cut by chaos, or closed by the client. */

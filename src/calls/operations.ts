@@ -19,7 +19,8 @@ import type { WireStream } from './wire.js';
 export type Operation =
   | { name: 'send'; request: SendRequest }
   | { name: 'stream'; request: SendRequest }
-  | { name: 'get'; taskId: string; historyLength?: number }
+  /** `currentGeneration`: the v1.1 draft's long poll (§3.2.7), heeded with `--preview generation`. */
+  | { name: 'get'; taskId: string; historyLength?: number; currentGeneration?: number }
   | { name: 'list'; query: ListTasksQuery }
   | { name: 'cancel'; taskId: string }
   /** `afterSeq`: the resume cursor (`Last-Event-ID`, v0.3 `afterSeq`), when the client sent one. */

@@ -16,7 +16,13 @@ export type DropMode = (typeof DROP_MODES)[number];
 export const CALL_ERRORS = ['503', '429', '500', 'rpc-internal', 'empty', 'reset'] as const;
 export type CallError = (typeof CALL_ERRORS)[number];
 
-export const QUIRKS = ['unknown-state', 'late-status', 'final-snapshot', 'keep-alive-flood'] as const;
+export const QUIRKS = [
+  'unknown-state',
+  'late-status',
+  'final-snapshot',
+  'keep-alive-flood',
+  'skip-generation',
+] as const;
 export type Quirk = (typeof QUIRKS)[number];
 
 const Probability = z.number().min(0).max(1);

@@ -76,6 +76,8 @@ class ChaoticStream implements WireStream {
   private seenTaskId: string | undefined;
   /** Whether the `unknown-state` quirk is still to be sent on this stream. */
   private unknownStateDue: boolean;
+  /** Whether the `skip-generation` quirk is still to hold back an event of this stream. */
+  private skipDue: boolean;
   /** Late duplicates, each sent once `remaining` more events have been delivered. */
   private copies: { item: EventItem; remaining: number }[] = [];
 
@@ -87,6 +89,7 @@ class ChaoticStream implements WireStream {
     this.holdsHeaders = plan.firstByte !== undefined;
     this.taskId = inner.taskId;
     this.unknownStateDue = plan.quirks.has('unknown-state');
+    this.skipDue = plan.quirks.has('skip-generation');
   }
 
   start(sink: WireSink): void {
@@ -160,6 +163,7 @@ class ChaoticStream implements WireStream {
 
   private deliver({ item, jitterMs, drop, duplicate }: Extract<Queued, { kind: 'item' }>): void {
     if (drop) return this.drop('probability');
+    if (this.skipsGeneration(item)) return;
     if (jitterMs > 0)
       this.record('delay', { where: 'event', ms: jitterMs }, isLogged(item) ? item.event.seq : undefined);
     const opening = opensStream(item);
@@ -210,6 +214,20 @@ class ChaoticStream implements WireStream {
       const { taskId, contextId } = item.event;
       this.insert('late-status', syntheticStatus(taskId, contextId, 'working', this.deps.clock.now()));
     }
+  }
+
+  /**
+   * The `skip-generation` quirk (v1.1 draft §3.2.7, with `--preview generation`): the first update of
+   * the stream that is not its last is not sent, so the next one shows a gap in the generations. Only
+   * this connection misses it: the task's log, GetTask and a resume still have it.
+   */
+  private skipsGeneration(item: StreamItem): boolean {
+    if (!this.skipDue || item.kind !== 'event' || item.last) return false;
+    const { event, generation, seq } = item.event;
+    if (event.kind === 'task' || generation === undefined) return false;
+    this.skipDue = false;
+    this.record('quirk', { quirk: 'skip-generation', generation }, seq);
+    return true;
   }
 
   /** The inner stream ended: pending copies, then the final snapshot, then a clean close (or the error). */

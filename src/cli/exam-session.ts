@@ -33,7 +33,7 @@ export interface ExamSession {
 
 export async function openExam(settings: ExamSettings): Promise<ExamSession> {
   const curricula = await loadCurricula(settings.curricula);
-  const { chaos, speed, eventTtl, signCards, rules, thresholds } = combine(curricula);
+  const { chaos, speed, eventTtl, signCards, preview, rules, thresholds } = combine(curricula);
   const sim = await createSimulator({
     port: 0,
     logLevel: 'warn',
@@ -44,6 +44,7 @@ export async function openExam(settings: ExamSettings): Promise<ExamSession> {
     ...(chaos && { chaos }),
     ...(eventTtl && { retention: { eventTtl } }),
     ...(signCards && { cardSigningKey: 'generate' }),
+    ...(preview && { preview }),
     verdicts: thresholds,
   });
   return {

@@ -24,7 +24,8 @@ import type { Scenario, SkillInfo } from '../scenario/model.js';
 import { ScenarioRegistry } from '../scenario/registry.js';
 import { Judge } from '../verdicts/judge.js';
 import { witnessLayer, witnessRefused } from '../verdicts/witness.js';
-import { perform, pipeline } from '../calls/pipeline.js';
+import { generationLayer, LongPolls } from '../calls/generation.js';
+import { perform, pipeline, type Layer } from '../calls/pipeline.js';
 import { TaskStore } from '../store/task-store.js';
 import type { Catalog } from './catalog.js';
 import type { Settings } from './settings.js';
@@ -40,6 +41,8 @@ export interface Shared {
   keepAlive: KeepAliveHub;
   /** Present with `--store redis://…`: this process is one replica of a simulator shared through Redis. */
   replica?: Replica;
+  /** The GetTask calls held for their task's generation; present with `--preview generation`. */
+  longPolls?: LongPolls;
 }
 
 export interface ServedAgent {
@@ -86,7 +89,7 @@ export function createShared(settings: Settings, chaosProfiles: Catalog['chaosPr
   const deliveries = new DeliveryLog();
   deliveries.onRecord((delivery) => logger.info(`push: ${describeDelivery(delivery)}`));
   // Every agent plays on the same store; scopes keep their tasks apart.
-  const store = new TaskStore(settings.retention);
+  const store = new TaskStore(settings.retention, { generation: settings.previews.has('generation') });
   const judge = new Judge({
     facts: (taskId) => {
       const record = store.find(taskId);
@@ -103,6 +106,7 @@ export function createShared(settings: Settings, chaosProfiles: Catalog['chaosPr
     deliveries,
     chaos: new GlobalChaos(chaosProfiles),
     keepAlive: new KeepAliveHub(clock, settings.keepAlive),
+    ...(settings.previews.has('generation') && { longPolls: new LongPolls(clock) }),
   };
 }
 
@@ -218,11 +222,11 @@ export function serveAgent(settings: Settings, shared: Shared, plan: AgentPlan):
     faults: shared.faults,
     global: shared.chaos,
   });
-  const { judge, replica } = shared;
+  const { judge } = shared;
   // What each client is given is witnessed after chaos, as the client gets it.
   const witness = witnessLayer(judge, clock);
   const context: BindingContext = {
-    serve: pipeline(replica ? [syncLayer(replica), witness, chaos] : [witness, chaos], perform(played)),
+    serve: pipeline(layersOf(shared, witness, chaos), perform(played)),
     onCardFetched: (exchange) => {
       if (exchange.client) judge.observe(exchange.client, exchange);
     },
@@ -244,4 +248,18 @@ export function serveAgent(settings: Settings, shared: Shared, plan: AgentPlan):
     report: (error: unknown) => logger.error('unexpected error', error),
   };
   return { service, cards, context, ...(proxy && { proxy }) };
+}
+
+/**
+ * The per-call layers, outermost first: the replica's sync, then the witness, then chaos, then the
+ * generation preview nearest the service (a held GetTask is held after chaos had its say).
+ */
+function layersOf(shared: Shared, witness: Layer, chaos: Layer): Layer[] {
+  const { replica, longPolls, store } = shared;
+  return [
+    ...(replica ? [syncLayer(replica)] : []),
+    witness,
+    chaos,
+    ...(longPolls ? [generationLayer(store, longPolls)] : []),
+  ];
 }

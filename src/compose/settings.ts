@@ -13,6 +13,7 @@ import {
 } from '../config.js';
 import { withDefaults, type OptionsWithDefaults } from '../config/defaults.js';
 import type { ErrorCodeProfile } from '../domain/error-codes.js';
+import type { Preview } from '../domain/previews.js';
 import { loadSigner, type JwsSigner } from '../lib/jws.js';
 import { RealClock, type Clock } from '../lib/clock.js';
 import { contentTimeOf, INSTANT_HINT, readInstant } from '../lib/content-time.js';
@@ -53,6 +54,8 @@ export interface Settings {
   /** Signs the cards served, when `--card-signing-key` is given. */
   cardSigner?: JwsSigner;
   errorCodes: ErrorCodeProfile;
+  /** The draft features played (`--preview`). */
+  previews: ReadonlySet<Preview>;
   closeStreamOnAuthRequired: boolean;
   /** ms */
   keepAlive: number;
@@ -116,6 +119,7 @@ export function resolveSettings(given: SimulatorOptions): Settings {
     strictVersion: options.strictVersion,
     ...(options.cardSigningKey !== undefined && { cardSigner: loadSigner(options.cardSigningKey) }),
     errorCodes: options.errorCodes,
+    previews: new Set(options.preview),
     closeStreamOnAuthRequired: options.closeStreamOnAuthRequired,
     keepAlive: ms('keepAlive', options.keepAlive),
     maxBodyBytes: options.maxBodyBytes,

@@ -6,6 +6,7 @@
  */
 import type { AgentCardOptions, CardFormat } from '../agents/card-options.js';
 import type { ErrorCodeProfile } from '../domain/error-codes.js';
+import type { Preview } from '../domain/previews.js';
 import type { Clock } from '../lib/clock.js';
 import type { LogFormat, LogLevel, Logger } from '../lib/log.js';
 import type { InlineScenario } from '../scenario/inline.js';
@@ -104,6 +105,11 @@ export interface SimulatorOptions {
    * (TaskNotCancelable 409, ContentTypeNotSupported 415, InvalidAgentResponse 502).
    */
   errorCodes?: ErrorCodeProfile;
+  /**
+   * Features of unreleased A2A drafts to play, by name; none by default. `generation`: the v1.1
+   * draft's task generation, long-poll GetTask and `ifGenerationMatch` (docs/generation.md).
+   */
+  preview?: Preview[];
   /** End streams when a task pauses in auth-required (input-required always ends them). */
   closeStreamOnAuthRequired?: boolean;
   /** Interval of `: keep-alive` comments on open streams; 0 disables them. */

@@ -88,6 +88,13 @@ type ValueShape<V> =
   | (string[] extends V
       ? { type: 'string'; array: true; choices?: never; default?: readonly string[] }
       : never)
+  | ([V] extends [readonly (infer E)[]]
+      ? [E] extends [string]
+        ? string extends E
+          ? never
+          : { type: 'string'; array: true; choices: readonly E[]; default?: readonly E[] }
+        : never
+      : never)
   | ([V] extends [string]
       ? string extends V
         ? never
@@ -111,13 +118,15 @@ type CommandRow = RowText & { name?: never; replaces?: never } & (
 export type OptionRow = { [N in OptionName]: OptionRowFor<N> }[OptionName] | CommandRow;
 
 /** What a row reads: its choices, a list of strings, or its type's value. */
-export type ValueOf<R> = R extends { choices: readonly (infer C)[] }
-  ? C
-  : R extends { array: true }
-    ? string[]
-    : R extends { type: infer T extends ValueType }
-      ? ValueTypes[T]
-      : never;
+export type ValueOf<R> = R extends { choices: readonly (infer C)[]; array: true }
+  ? C[]
+  : R extends { choices: readonly (infer C)[] }
+    ? C
+    : R extends { array: true }
+      ? string[]
+      : R extends { type: infer T extends ValueType }
+        ? ValueTypes[T]
+        : never;
 
 /** The heading of a command's own options: the one yargs puts its `--help` and `--version` under. */
 export const OWN_OPTIONS = 'Options';

@@ -1,6 +1,7 @@
 /** The options of a serving simulator: where its scenarios come from, how it listens and behaves. */
 import { CARD_FORMATS } from '../agents/card-options.js';
 import { DEFAULT_ERROR_CODES, ERROR_CODE_PROFILES } from '../domain/error-codes.js';
+import { PREVIEWS } from '../domain/previews.js';
 import { LOG_FORMATS, LOG_LEVELS } from '../lib/log.js';
 import { group, row } from './row.js';
 
@@ -177,6 +178,17 @@ export const BEHAVIOUR = group('Behaviour', [
     default: DEFAULT_ERROR_CODES,
     help: 'Which edition of the spec error table HTTP statuses follow: 1.0.1 (current) or 1.0.0 (409, 415, 502)',
     doc: "Which edition of the spec's error table HTTP statuses (and gRPC codes) follow: `1.0.1`, the current one, or `1.0.0` (409, 415, 502; see [Error-code profiles](protocol.md#error-code-profiles))",
+  },
+  {
+    name: 'preview',
+    flag: 'preview',
+    env: true,
+    type: 'string',
+    array: true,
+    choices: PREVIEWS,
+    default: [],
+    help: 'Play a feature of an unreleased A2A draft (repeatable): generation (v1.1 draft, docs/generation.md)',
+    doc: "Play a feature of an unreleased A2A draft (repeatable; off by default, so the wire stays 1.0): `generation`, the v1.1 draft's task generation, long-poll GetTask and `ifGenerationMatch` (see [generation](generation.md))",
   },
   {
     name: 'closeStreamOnAuthRequired',

@@ -22,7 +22,8 @@ export type GrpcCodeName =
   | 'UNIMPLEMENTED'
   | 'UNAUTHENTICATED'
   | 'PERMISSION_DENIED'
-  | 'UNAVAILABLE';
+  | 'UNAVAILABLE'
+  | 'ABORTED';
 
 export interface WireStatus {
   http: number;
@@ -40,6 +41,8 @@ const CURRENT = Object.freeze({
   ExtendedAgentCardNotConfiguredError: { http: 400, grpc: 'FAILED_PRECONDITION' },
   ExtensionSupportRequiredError: { http: 400, grpc: 'FAILED_PRECONDITION' },
   VersionNotSupportedError: { http: 400, grpc: 'FAILED_PRECONDITION' },
+  // The v1.1 draft's §5.4 row (only with `--preview generation`).
+  TaskGenerationMismatchError: { http: 409, grpc: 'ABORTED' },
   ParseError: { http: 400, grpc: 'INVALID_ARGUMENT' },
   InvalidRequestError: { http: 400, grpc: 'INVALID_ARGUMENT' },
   // What gRPC answers a message over its size limit.

@@ -25,6 +25,8 @@ export const ERROR_TABLE = Object.freeze({
     message: 'A required extension is not supported by the client',
   },
   VersionNotSupportedError: { reason: 'VERSION_NOT_SUPPORTED', message: 'Protocol version not supported' },
+  // v1.1 draft (§3.2.2, §5.4), with `--preview generation` only: a follow-up's ifGenerationMatch failed.
+  TaskGenerationMismatchError: { reason: 'TASK_GENERATION_MISMATCH', message: 'Task generation mismatch' },
   ParseError: { reason: 'PARSE_ERROR', message: 'Invalid JSON payload' },
   InvalidRequestError: { reason: 'INVALID_REQUEST', message: 'Request payload validation error' },
   // An invalid request whose body is over the size limit: HTTP 413 where the binding uses HTTP statuses.

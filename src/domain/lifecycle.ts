@@ -30,6 +30,16 @@ export function canApply(task: Pick<Task, 'status'>, _event: TaskEvent): boolean
 }
 
 /**
+ * The task's generation after `event` (v1.1 draft §3.2.7): each status or artifact event is one
+ * mutation, one step; a Task snapshot (a turn's opening) carries the generation it was taken at.
+ * Undefined while the task keeps none (the preview is off).
+ */
+export function generationAfter(previous: number | undefined, event: TaskEvent): number | undefined {
+  if (event.kind === 'task') return event.task.generation;
+  return previous === undefined ? undefined : previous + 1;
+}
+
+/**
  * A task as its events have made it so far. Status messages join the history, as the reference SDK
  * records them; artifact chunks with `append` extend the artifact already sent under that id.
  *
@@ -46,6 +56,7 @@ export class LiveTask {
   private history!: Message[];
   /** Owned copies: the logged chunk an artifact started from must not grow with it. */
   private artifacts!: Artifact[];
+  private generationNow: number | undefined;
 
   constructor(task: Task) {
     this.id = task.id;
@@ -60,7 +71,12 @@ export class LiveTask {
     return this.statusNow;
   }
 
+  get generation(): number | undefined {
+    return this.generationNow;
+  }
+
   apply(event: TaskEvent): void {
+    this.generationNow = generationAfter(this.generationNow, event);
     switch (event.kind) {
       case 'task':
         this.reset(event.task);
@@ -85,6 +101,7 @@ export class LiveTask {
       history: this.history.slice(),
     };
     if (this.metadata !== undefined) task.metadata = this.metadata;
+    if (this.generationNow !== undefined) task.generation = this.generationNow;
     return task;
   }
 
@@ -92,6 +109,7 @@ export class LiveTask {
     this.contextIdNow = task.contextId;
     this.metadata = task.metadata;
     this.statusNow = task.status;
+    this.generationNow = task.generation;
     this.history = task.history.slice();
     this.artifacts = [];
     for (const artifact of task.artifacts) this.mergeArtifact(artifact, false);

@@ -73,6 +73,11 @@ export interface Task {
   artifacts: Artifact[];
   history: Message[];
   metadata?: JsonObject;
+  /**
+   * v1.1 draft (§3.2.7), only with `--preview generation`: 1 when the task is created, +1 per status
+   * or artifact event. Absent otherwise, so a 1.0 answer stays byte for byte what it was.
+   */
+  generation?: number;
 }
 
 /** A task as a caller sees it: `history` and `artifacts` are left out when the caller asked so. */
@@ -96,6 +101,8 @@ export interface LoggedEvent {
   /** Clock time at which the event happened, in epoch milliseconds. */
   atMs: number;
   event: TaskEvent;
+  /** The task's generation after this event (see {@link Task.generation}); absent when not kept. */
+  generation?: number;
 }
 
 /** Send options common to every binding (v1.0 names; v0.3 `blocking` is inverted by its codec). */
@@ -105,6 +112,8 @@ export interface SendConfiguration {
   returnImmediately?: boolean;
   /** A webhook for the task this message creates (v1.0 `taskPushNotificationConfig`). */
   pushConfig?: PushConfigInput;
+  /** v1.1 draft (§3.2.2): a follow-up is refused unless the task's generation is this one. */
+  ifGenerationMatch?: number;
 }
 
 /** Where a webhook delivery goes and how it authenticates (§5). */

@@ -16,6 +16,7 @@ export function viewOf(
   // Field by field rather than from a rest spread: see lib/objects.ts.
   const view: TaskView = { id: task.id, contextId: task.contextId, status: task.status };
   if (task.metadata !== undefined) view.metadata = task.metadata;
+  if (task.generation !== undefined) view.generation = task.generation;
   if (includeArtifacts ?? task.artifacts.length > 0) view.artifacts = task.artifacts;
   if (historyLength !== 0) {
     view.history = historyLength === undefined ? task.history : task.history.slice(-historyLength);

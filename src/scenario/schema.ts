@@ -203,7 +203,10 @@ export const InputStep = z.strictObject({
   after,
 });
 
-const ERROR_TYPES = Object.keys(ERROR_TABLE) as [A2AErrorType, ...A2AErrorType[]];
+// A draft's error is answered only where its preview is played (`--preview generation`), never by a scenario.
+const ERROR_TYPES = (Object.keys(ERROR_TABLE) as A2AErrorType[]).filter(
+  (type) => type !== 'TaskGenerationMismatchError',
+) as [A2AErrorType, ...A2AErrorType[]];
 
 export const ErrorAnswer = z
   .strictObject({

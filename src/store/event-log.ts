@@ -45,6 +45,7 @@ export class EventLog {
       contextId: event.contextId,
       atMs: event.atMs,
       event: event.event,
+      generation: event.generation,
     };
     return this.add(logged);
   }

@@ -87,6 +87,11 @@ export class TaskRecord {
     return this.live.status;
   }
 
+  /** The task's generation (v1.1 draft §3.2.7), when the store keeps generations. */
+  get generation(): number | undefined {
+    return this.live.generation;
+  }
+
   /** The task as of the latest event, as a value: copied when first asked for after a change. */
   get task(): Task {
     return this.live.snapshot();
@@ -126,7 +131,11 @@ export class TaskStore {
   // Replaced, never changed in place: a listener may stop itself while the list is being called.
   private eventListeners: readonly ((record: TaskRecord, event: LoggedEvent) => void)[] = [];
 
-  constructor(private readonly retention: RetentionOptions) {}
+  /** With `generation`, each task counts its generation (v1.1 draft §3.2.7, `--preview generation`). */
+  constructor(
+    private readonly retention: RetentionOptions,
+    private readonly keeps: { generation?: boolean } = {},
+  ) {}
 
   get size(): number {
     return this.records.size;
@@ -171,9 +180,12 @@ export class TaskStore {
   }
 
   /** Stores a new task and logs its creation as event 1; refuses it when the byte budget is spent. */
-  create(task: Task, scope: Scope, scenarioId: string, atMs: number): TaskRecord {
+  create(given: Task, scope: Scope, scenarioId: string, atMs: number): TaskRecord {
+    // §3.2.7: a task is created at generation 1.
+    const task = this.keeps.generation ? { ...given, generation: 1 } : given;
     const record = this.open(task, scope, scenarioId, atMs);
-    record.log.append({ taskId: task.id, contextId: task.contextId, atMs, event: { kind: 'task', task } });
+    const { id: taskId, contextId, generation } = task;
+    record.log.append({ taskId, contextId, atMs, event: { kind: 'task', task }, generation });
     return record;
   }
 
@@ -211,7 +223,8 @@ export class TaskStore {
   /** Applies an event to the task and appends it to the log. Terminal tasks refuse further events. */
   append(record: TaskRecord, event: TaskEvent, atMs: number): LoggedEvent {
     this.applyChecked(record, event, atMs);
-    return record.log.append({ taskId: record.id, contextId: record.contextId, atMs, event });
+    const { id: taskId, contextId, generation } = record;
+    return record.log.append({ taskId, contextId, atMs, event, generation });
   }
 
   /** Applies and logs an event another process logged first, with its seq (see {@link adoptCreated}). */

@@ -7,6 +7,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { PREVIEWS, type Preview } from '../domain/previews.js';
 import { formatIssue, parseWithSchema, readSource } from '../lib/yaml-file.js';
 import { RULE_IDS } from './rules.js';
 import type { VerdictThresholds } from './thresholds.js';
@@ -35,6 +36,10 @@ const CurriculumFile = z.strictObject({
     .boolean()
     .optional()
     .meta({ description: 'Sign the cards served with a fresh key, as --card-signing-key generate does.' }),
+  preview: z
+    .array(z.enum(PREVIEWS))
+    .optional()
+    .meta({ description: 'Draft features the simulator plays, as --preview does.' }),
   rules: z.array(z.enum(RULE_IDS as [string, ...string[]])).min(1),
   thresholds: z
     .strictObject({
@@ -56,6 +61,7 @@ export interface Curriculum {
   eventTtl?: number;
   partOfAll: boolean;
   signCards?: boolean;
+  preview?: Preview[];
   rules: string[];
   thresholds: Partial<VerdictThresholds>;
 }
@@ -95,7 +101,8 @@ async function readCurriculum(name: string, file: string): Promise<Curriculum> {
   if ('issue' in source) throw new Error(formatIssue(source.issue));
   const parsed = parseWithSchema(file, source.text, CurriculumFile);
   if ('issues' in parsed) throw new Error(parsed.issues.map(formatIssue).join('\n'));
-  const { description, chaos, speed, eventTtl, partOfAll, signCards, rules, thresholds } = parsed.value;
+  const { description, chaos, speed, eventTtl, partOfAll, signCards, preview, rules, thresholds } =
+    parsed.value;
   return {
     name,
     description,
@@ -104,6 +111,7 @@ async function readCurriculum(name: string, file: string): Promise<Curriculum> {
     ...(eventTtl !== undefined && { eventTtl }),
     partOfAll: partOfAll ?? true,
     ...(signCards && { signCards }),
+    ...(preview?.length && { preview }),
     rules,
     thresholds: Object.fromEntries(Object.entries(thresholds ?? {}).filter(([, v]) => v !== undefined)),
   };
@@ -116,11 +124,13 @@ export function combine(
   const chaos = curricula.flatMap((c) => (c.chaos ? [c.chaos] : [])).join(', ');
   const speeds = curricula.flatMap((c) => (c.speed ? [c.speed] : []));
   const ttls = curricula.flatMap((c) => (c.eventTtl ? [c.eventTtl] : []));
+  const previews = [...new Set(curricula.flatMap((c) => c.preview ?? []))];
   return {
     ...(chaos && { chaos }),
     ...(speeds.length && { speed: Math.min(...speeds) }),
     ...(ttls.length && { eventTtl: Math.min(...ttls) }),
     ...(curricula.some((c) => c.signCards) && { signCards: true }),
+    ...(previews.length && { preview: previews }),
     rules: [...new Set(curricula.flatMap((c) => c.rules))],
     thresholds: Object.assign({}, ...curricula.map((c) => c.thresholds)),
   };

@@ -139,10 +139,12 @@ function deliveredOf(item: WireItem): Delivered | undefined {
     case 'keep-alive':
     case 'message':
       return undefined;
-    case 'snapshot':
-      return { state: item.task.status.state };
+    case 'snapshot': {
+      const { generation } = item.task;
+      return { state: item.task.status.state, ...(generation !== undefined && { generation }) };
+    }
     case 'event': {
-      const { event } = item.event;
+      const { event, generation } = item.event;
       const state =
         event.kind === 'status'
           ? event.status.state
@@ -150,7 +152,11 @@ function deliveredOf(item: WireItem): Delivered | undefined {
             ? event.task.status.state
             : undefined;
       if (item.synthetic) return { synthetic: true, ...(state !== undefined && { state }) };
-      return { seq: item.event.seq, ...(state !== undefined && { state }) };
+      return {
+        seq: item.event.seq,
+        ...(state !== undefined && { state }),
+        ...(generation !== undefined && { generation }),
+      };
     }
   }
 }

@@ -158,6 +158,16 @@ const EXPECTED: { file: string; block: string; output: string[] }[] = [
   { file: 'docs/resume.md', block: 'afterSeq', output: ['id: 6\n', 'TASK_STATE_COMPLETED'] },
   { file: 'docs/push.md', block: 'x-a2a-sim-seq', output: ['"outcome":"delivered"', 'TASK_STATE_COMPLETED'] },
   { file: 'docs/chaos.md', block: 'flaky-mobile', output: ['flaky-mobile'] },
+  {
+    file: 'docs/generation.md',
+    block: 'ifGenerationMatch',
+    output: ['"generation":3', 'TASK_GENERATION_MISMATCH', ' 409\n'],
+  },
+  {
+    file: 'docs/generation.md',
+    block: 'quirks=skip-generation',
+    output: ['"generation":1\n"generation":3\n', '"quirk":"skip-generation"'],
+  },
   { file: 'docs/chaos.md', block: 'X-Sim-Chaos', output: ['"kind":"drop"', '"id":'] },
   {
     file: 'docs/control-plane.md',

@@ -75,7 +75,7 @@ describe('a2a-sim exam', () => {
     const unknown = await run(['exam', '--curriculum', 'chaos-monkey', '--', 'true']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain(
-      'No curriculum "chaos-monkey": the built-in ones are all, errors, expired-resume, forged-card, polling, quirks, reconnect',
+      'No curriculum "chaos-monkey": the built-in ones are all, errors, expired-resume, forged-card, generation, polling, quirks, reconnect',
     );
   });
 });

@@ -59,7 +59,7 @@ const polls = (intervals: number[], state: TaskState = 'working') => {
 
 describe('every rule', () => {
   it.each(RULES.map((r) => [r.id, r] as const))('%s names the requirement it rests on', (_id, rule) => {
-    expect(rule.source).toMatch(/Seeds? 00[23]|A2A v1\.0 §\d|RFC \d+ §/);
+    expect(rule.source).toMatch(/Seeds? 00[23]|A2A v1\.[01](\.\d)?( draft)? §\d|RFC \d+ §/);
     if (rule.advice) expect(rule.advice.source).toMatch(/A2A v1\.0 §\d|A2A #\d+/);
   });
 });

@@ -42,8 +42,9 @@ describe.skipIf(!zooInstalled() && !REQUIRED)(`the client zoo${skipped}`, () => 
     expect(wrong, `${wrong.join('\n')}\n\nthe clients said:\n${output.slice(-20_000)}`).toEqual([]);
   });
 
-  // forged-card has a curriculum of its own, outside `all`, and fixtures of its own
-  // (test/verdicts/forged-card.test.ts): every other rule must be met by a client here.
+  // forged-card and get-after-generation-gap have curricula of their own, outside `all`, and
+  // fixtures of their own (test/verdicts/forged-card.test.ts, test/verdicts/generation.test.ts):
+  // every other rule must be met by a client here.
   it('exercises every rule of its curricula with some client', () => {
     const exercised = (rule: string) =>
       CURRICULA.some((c) =>
@@ -51,7 +52,7 @@ describe.skipIf(!zooInstalled() && !REQUIRED)(`the client zoo${skipped}`, () => 
       );
     const rules = new Set(CURRICULA.flatMap((c) => curricula[c]));
     expect(RULES.map((r) => r.id).filter((rule) => rules.has(rule) && !exercised(rule))).toEqual([]);
-    expect(rules.size).toBeGreaterThanOrEqual(RULES.length - 1);
+    expect(rules.size).toBeGreaterThanOrEqual(RULES.length - 2);
   });
 
   it('holds the small clients the judge once misread, beside the libraries', () => {

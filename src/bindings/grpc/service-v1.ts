@@ -90,11 +90,12 @@ export function serviceV1(routing: GrpcRouting): UntypedServiceImplementation {
     ),
     GetTask: unaryCall(routing, setup('GetTask', 'GetTaskRequest'), async (scope) => {
       const serve = reading(scope, 'get');
-      const { id, historyLength } = fromWireTaskIdRequest(scope.request);
+      const { id, historyLength, currentGeneration } = fromWireTaskIdRequest(scope.request);
       const task = await serve({
         name: 'get',
         taskId: id,
         ...(historyLength !== undefined && { historyLength }),
+        ...(currentGeneration !== undefined && { currentGeneration }),
       });
       return out('Task', toWireTask(task));
     }),

@@ -63,11 +63,12 @@ export const JSONRPC_V1: JsonRpcDialect = {
     [
       'GetTask',
       async (params, _context, serve) => {
-        const { id, historyLength } = fromWireTaskIdRequest(params);
+        const { id, historyLength, currentGeneration } = fromWireTaskIdRequest(params);
         const operation = {
           name: 'get',
           taskId: id,
           ...(historyLength !== undefined && { historyLength }),
+          ...(currentGeneration !== undefined && { currentGeneration }),
         } as const;
         return { kind: 'result', result: toWireTask(await serve(operation, tenantOf(params))) };
       },

@@ -4,7 +4,11 @@
  */
 import { A2AError, invalidParams } from '../../domain/errors.js';
 import type { ListTasksQuery } from '../../domain/types.js';
-import { fromWireListPushConfigsRequest, fromWireListTasksRequest } from '../v1/codec.js';
+import {
+  fromWireListPushConfigsRequest,
+  fromWireListTasksRequest,
+  fromWireTaskIdRequest,
+} from '../v1/codec.js';
 
 export type RestOperation =
   | { op: 'send' }
@@ -73,7 +77,14 @@ function decodeSegment(segment: string): string {
   }
 }
 
-const INTEGER_PARAMS = new Set(['pageSize', 'historyLength', 'page_size', 'history_length']);
+const INTEGER_PARAMS = new Set([
+  'pageSize',
+  'historyLength',
+  'currentGeneration',
+  'page_size',
+  'history_length',
+  'current_generation',
+]);
 const BOOLEAN_PARAMS = new Set(['includeArtifacts', 'include_artifacts']);
 
 /** Query parameters as the JSON a JSON-RPC client would have sent, then decoded the same way. */
@@ -84,6 +95,11 @@ export function fromRestListQuery(query: URLSearchParams): ListTasksQuery {
 /** `GET /tasks/{taskId}/pushNotificationConfigs?pageSize=&pageToken=`: the path names the task. */
 export function fromRestPushConfigsQuery(query: URLSearchParams, taskId: string) {
   return fromWireListPushConfigsRequest({ ...typedQuery(query), taskId });
+}
+
+/** `GET /tasks/{id}?historyLength=&currentGeneration=`: the v1.1 draft's long poll (§3.2.7, §11.5). */
+export function fromRestGetQuery(query: URLSearchParams, id: string) {
+  return fromWireTaskIdRequest({ ...typedQuery(query), id });
 }
 
 export function fromRestHistoryLength(query: URLSearchParams): number | undefined {

@@ -31,7 +31,7 @@ import {
 import { encodedOnce } from '../shared/frames.js';
 import { pipeToSse, type StreamEncoding } from '../shared/stream.js';
 import {
-  fromRestHistoryLength,
+  fromRestGetQuery,
   fromRestListQuery,
   fromRestPushConfigsQuery,
   methodNotAllowed,
@@ -144,11 +144,12 @@ async function handle(
       return;
     }
     case 'get': {
-      const historyLength = fromRestHistoryLength(query);
+      const { historyLength, currentGeneration } = fromRestGetQuery(query, op.id);
       const task = await serve({
         name: 'get',
         taskId: op.id,
         ...(historyLength !== undefined && { historyLength }),
+        ...(currentGeneration !== undefined && { currentGeneration }),
       });
       sendJson(res, 200, toWireTask(task), mediaType);
       return;

@@ -7,7 +7,10 @@ import { parseJson } from './http.js';
 
 export type JsonRpcId = string | number | null;
 
-/** Error codes, the same in every dialect; -32008 and -32009 are v1.0 additions. */
+/**
+ * Error codes, the same in every dialect; -32008 and -32009 are v1.0 additions, -32010 the v1.1
+ * draft's (only with `--preview generation`).
+ */
 export const JSONRPC_CODE = Object.freeze({
   TaskNotFoundError: -32001,
   TaskNotCancelableError: -32002,
@@ -18,6 +21,7 @@ export const JSONRPC_CODE = Object.freeze({
   ExtendedAgentCardNotConfiguredError: -32007,
   ExtensionSupportRequiredError: -32008,
   VersionNotSupportedError: -32009,
+  TaskGenerationMismatchError: -32010,
   ParseError: -32700,
   InvalidRequestError: -32600,
   PayloadTooLargeError: -32600,

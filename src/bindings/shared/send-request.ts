@@ -34,6 +34,8 @@ export interface SendRequestGrammar {
   ): boolean | undefined;
   /** Where `configuration` holds a push config for the task the message creates. */
   pushConfigKey: string;
+  /** Whether `configuration.ifGenerationMatch` is read (the v1.1 draft's field, on the v1.0 shapes). */
+  generation?: boolean;
   /** The scheme of a push config's `authentication`. */
   readAuthScheme(reader: WireReader, auth: Record<string, unknown>, path: string): string | undefined;
 }
@@ -61,6 +63,9 @@ function readConfiguration(
   const acceptedOutputModes = reader.stringList(config, 'acceptedOutputModes', 'configuration');
   const historyLength = reader.integer(config, 'historyLength', 'configuration');
   const returnImmediately = grammar.readReturnImmediately(reader, config, 'configuration');
+  const ifGenerationMatch = grammar.generation
+    ? reader.integer(config, 'ifGenerationMatch', 'configuration')
+    : undefined;
   const rawPush = field(config, grammar.pushConfigKey);
   const pushConfig =
     rawPush == null
@@ -71,6 +76,7 @@ function readConfiguration(
     ...(historyLength !== undefined && { historyLength }),
     ...(returnImmediately !== undefined && { returnImmediately }),
     ...(pushConfig && { pushConfig }),
+    ...(ifGenerationMatch !== undefined && { ifGenerationMatch }),
   };
 }
 

@@ -44,6 +44,7 @@ export function toWireTask(task: TaskView): Record<string, unknown> {
     ...(task.artifacts && { artifacts: task.artifacts.map(toWireArtifact) }),
     ...(task.history && { history: task.history.map(toWireMessage) }),
     ...(task.metadata && { metadata: task.metadata }),
+    ...(task.generation !== undefined && { generation: task.generation }),
   };
 }
 
@@ -100,12 +101,14 @@ export function toWirePart(part: Part): Record<string, unknown> {
 export function toWireStreamResponse(item: DataItem): Record<string, unknown> {
   if (item.kind === 'message') return { message: toWireMessage(item.message) };
   if (item.kind === 'snapshot') return { task: toWireTask(item.task) };
-  const { taskId, contextId, event } = item.event;
+  const { taskId, contextId, event, generation } = item.event;
+  // The generation after the event (v1.1 draft §3.2.7); a made-up (quirk) event has none.
+  const stamp = generation !== undefined && !item.synthetic ? { generation } : undefined;
   switch (event.kind) {
     case 'task':
       return { task: toWireTask(event.task) };
     case 'status':
-      return { statusUpdate: { taskId, contextId, status: toWireStatus(event.status) } };
+      return { statusUpdate: { taskId, contextId, status: toWireStatus(event.status), ...stamp } };
     case 'artifact':
       return {
         artifactUpdate: {
@@ -114,6 +117,7 @@ export function toWireStreamResponse(item: DataItem): Record<string, unknown> {
           artifact: toWireArtifact(event.artifact),
           ...(event.append && { append: true }),
           ...(event.lastChunk && { lastChunk: true }),
+          ...stamp,
         },
       };
   }
@@ -160,6 +164,7 @@ const PROTO_JSON_GRAMMAR: SendRequestGrammar = {
   readPart,
   readReturnImmediately: (reader, config, path) => reader.boolean(config, 'returnImmediately', path),
   pushConfigKey: 'taskPushNotificationConfig',
+  generation: true,
   readAuthScheme: (reader, auth, path) => reader.string(auth, 'scheme', path, true),
 };
 
@@ -248,15 +253,27 @@ export function readPart(reader: WireReader, value: unknown, path: string): Part
   }
 }
 
-/** `{id, historyLength?}` for GetTask; `{id}` for CancelTask and SubscribeToTask. */
-export function fromWireTaskIdRequest(value: unknown): { id: string; historyLength?: number } {
+/**
+ * `{id, historyLength?, currentGeneration?}` for GetTask (`currentGeneration`: the v1.1 draft's
+ * long poll, §3.2.7); `{id}` for CancelTask and SubscribeToTask.
+ */
+export function fromWireTaskIdRequest(value: unknown): {
+  id: string;
+  historyLength?: number;
+  currentGeneration?: number;
+} {
   const reader = new WireReader();
   const params = reader.object(value, 'params');
   reader.check();
   const id = reader.string(params!, 'id', '', true);
   const historyLength = reader.integer(params!, 'historyLength', '');
+  const currentGeneration = reader.integer(params!, 'currentGeneration', '');
   reader.check();
-  return { id: id!, ...(historyLength !== undefined && { historyLength }) };
+  return {
+    id: id!,
+    ...(historyLength !== undefined && { historyLength }),
+    ...(currentGeneration !== undefined && { currentGeneration }),
+  };
 }
 
 /** ListTasksRequest, from JSON-RPC params or from REST query values already typed as JSON. */
