@@ -46,6 +46,8 @@ export interface SimAgent {
   code: string;
   /** Its base URL, e.g. `http://127.0.0.1:41241/agents/explore`. */
   url: string;
+  /** With `grpcPort`: its own gRPC port's `host:port`, where every call is for it (its card's GRPC interface). */
+  grpcUrl?: string;
   /** The scenarios it plays now, highest priority first (a reload replaces them). */
   scenarios(): readonly Scenario[];
   definition: AgentDefinition;
@@ -186,9 +188,10 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
           throw error;
         });
   const grpcUrl = grpc && `${new URL(url).hostname}:${grpc.port}`;
-  // Only the root agent's card names the port: a defined agent is reached there by metadata
-  // (`x-sim-agent`), which a card cannot say.
-  if (grpcUrl) agents.root.cards.servesGrpc(grpcUrl, url);
+  if (grpc) {
+    agents.root.cards.servesGrpc(grpc.port, url);
+    for (const agent of agents.defined) agent.cards.servesGrpc(grpc.agentPorts.get(agent.id)!, url);
+  }
   const feed = attachFeed(server, plane, { logger: settings.logger });
   plane.feedMemory = () => feed.memory();
   const unwatch = settings.watch ? catalog.watch() : () => {};
@@ -196,6 +199,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     id,
     code,
     url: `${url}/agents/${id}`,
+    ...(grpc && { grpcUrl: `${new URL(url).hostname}:${grpc.agentPorts.get(id)!}` }),
     scenarios: () => service.scenarios.list(),
     definition,
   }));

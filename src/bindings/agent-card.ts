@@ -44,12 +44,20 @@ export class AgentCards {
     this.modifiedAtMs = wholeSeconds(clock.now());
   }
 
-  /** Where the gRPC services listen (`host:port`), once they do, and the HTTP base URL beside them. */
-  private grpc: { address: string; httpUrl: string } | undefined;
+  /** The port of the agent's gRPC services, once they listen, and the HTTP base URL beside them. */
+  private grpc: { port: number; httpUrl: string } | undefined;
 
   /** The agent is served over gRPC too: its cards list the GRPC interfaces. */
-  servesGrpc(address: string, httpUrl: string): void {
-    this.grpc = { address, httpUrl };
+  servesGrpc(port: number, httpUrl: string): void {
+    this.grpc = { port, httpUrl };
+  }
+
+  /**
+   * The GRPC interface's `host:port`: the host the client reached the card by (or the public URL's),
+   * as for the HTTP interfaces, which a client can reach again; the address bound may be 0.0.0.0.
+   */
+  private grpcAddress(base: string): string | undefined {
+    return this.grpc && `${new URL(base).hostname}:${this.grpc.port}`;
   }
 
   /** The base URL of a card asked for over gRPC, which has no Host header to build it from. */
@@ -117,7 +125,7 @@ export class AgentCards {
       additionalInterfaces: [
         { url: base, transport: 'JSONRPC' },
         { url: base, transport: 'HTTP+JSON' },
-        ...(this.grpc ? [{ url: this.grpc.address, transport: 'GRPC' }] : []),
+        ...(this.grpc ? [{ url: this.grpcAddress(base), transport: 'GRPC' }] : []),
       ],
       supportedInterfaces: this.interfaces(base),
       ...(o.provider && { provider: o.provider }),
@@ -244,7 +252,7 @@ export class AgentCards {
     return [
       { url: base, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url: base, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
-      ...(this.grpc ? [{ url: this.grpc.address, protocolBinding: 'GRPC', protocolVersion: '1.0' }] : []),
+      ...(this.grpc ? [{ url: this.grpcAddress(base), protocolBinding: 'GRPC', protocolVersion: '1.0' }] : []),
     ];
   }
 
