@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LONG_POLL_LIMITS } from '../../src/calls/generation.js';
 import { flushIo, settledYet, startSim, type TestSim } from '../helpers/sim.js';
+import { rawGrpcClient } from '../helpers/grpc.js';
 import { getJson, postJson, rpc, RETURN_IMMEDIATELY, v1Send } from '../helpers/wire.js';
 import { REPORT_TEXT, settle } from '../chaos/helpers.js';
 
@@ -89,6 +90,34 @@ describe('GetTask with currentGeneration', () => {
     expect(done()).toBe(false);
     const got = await settle(t, again);
     expect(got.body.generation).toBe(generation);
+  });
+
+  it('frees the places of gRPC calls their clients cancelled', async () => {
+    t = await startSim({ preview: ['generation'], keepAlive: 0, grpcPort: 0 });
+    const { id, generation } = await pausedTask();
+    const client = rawGrpcClient(t.sim.grpcUrl!);
+    const getTask = () =>
+      new Promise<{ code?: number; generation?: string }>((resolve) => {
+        const call = client.GetTask(
+          { id, currentGeneration: generation },
+          (error: { code: number } | null, task: { generation: string }) =>
+            resolve(error ? { code: error.code } : { generation: task.generation }),
+        );
+        calls.push(call);
+      });
+    const calls: { cancel(): void }[] = [];
+    const held = Array.from({ length: LONG_POLL_LIMITS.maxPerTask }, getTask);
+    await flushIo(100);
+    // Past the cap, at once.
+    expect(Number((await getTask()).generation)).toBe(generation);
+    for (const call of calls) call.cancel();
+    expect((await Promise.all(held)).every((answer) => answer.code === 1)).toBe(true);
+    await flushIo(100);
+    const again = getTask();
+    const done = settledYet(again);
+    await flushIo(50);
+    expect(done()).toBe(false);
+    expect(Number((await settle(t, again)).generation)).toBe(generation);
   });
 
   it('lets every held call go when the simulator closes', async () => {

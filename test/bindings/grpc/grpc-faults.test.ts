@@ -6,22 +6,13 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  credentials,
-  loadPackageDefinition,
-  Metadata,
-  type ClientReadableStream,
-  type GrpcObject,
-  type ServiceError,
-  type StatusObject,
-} from '@grpc/grpc-js';
+import type { ClientReadableStream, Metadata, ServiceError, StatusObject } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { a2aProtos } from '../../../src/bindings/grpc/protos.js';
+import { metadataOf, rawGrpcClient, type RawGrpcService } from '../../helpers/grpc.js';
 import { startSim, type TestSim } from '../../helpers/sim.js';
 import { REPORT_TEXT, runUntil, settle } from '../../chaos/helpers.js';
 
 type Item = Record<string, any>;
-type Service = Record<string, (...args: unknown[]) => any>;
 
 let t: TestSim;
 let dir: string;
@@ -39,20 +30,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function service(address = t.sim.grpcUrl!): Service {
-  const proto = loadPackageDefinition(a2aProtos()) as unknown as { lf: { a2a: { v1: GrpcObject } } };
-  const Client = proto.lf.a2a.v1['A2AService'] as unknown as new (
-    address: string,
-    creds: ReturnType<typeof credentials.createInsecure>,
-  ) => Service;
-  return new Client(address, credentials.createInsecure());
-}
-
-const metadata = (pairs: Record<string, string>) => {
-  const md = new Metadata();
-  for (const [key, value] of Object.entries(pairs)) md.set(key, value);
-  return md;
-};
+const service = (address = t.sim.grpcUrl!) => rawGrpcClient(address);
+const metadata = metadataOf;
 
 const send = (text: string) => ({
   message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text }] },
@@ -150,12 +129,10 @@ describe('a resume from a cursor', () => {
 
 describe('an agent that asks for credentials', () => {
   const vault = () => service(t.sim.agents.find((a) => a.id === 'vault')!.grpcUrl!);
-  const unary = (client: Service, md: Metadata) =>
+  const unary = (client: RawGrpcService, md: Metadata) =>
     new Promise<{ error: ServiceError | null; answer: Item }>((resolve) =>
-      client['SendMessage']!(
-        send('What is the weather today?'),
-        md,
-        (error: ServiceError | null, answer: Item) => resolve({ error, answer }),
+      client.SendMessage(send('What is the weather today?'), md, (error: ServiceError | null, answer: Item) =>
+        resolve({ error, answer }),
       ),
     );
 
