@@ -252,7 +252,9 @@ export class AgentCards {
     return [
       { url: base, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url: base, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
-      ...(this.grpc ? [{ url: this.grpcAddress(base), protocolBinding: 'GRPC', protocolVersion: '1.0' }] : []),
+      ...(this.grpc
+        ? [{ url: this.grpcAddress(base), protocolBinding: 'GRPC', protocolVersion: '1.0' }]
+        : []),
     ];
   }
 

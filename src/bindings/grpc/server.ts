@@ -49,7 +49,10 @@ export async function listenGrpc(
     return bind(server, host, at);
   };
   try {
-    const rootPort = await listen({ root, agents: new Map(agents.map((a) => [a.id, a.context])), open }, port);
+    const rootPort = await listen(
+      { root, agents: new Map(agents.map((a) => [a.id, a.context])), open },
+      port,
+    );
     const agentPorts = new Map<string, number>();
     for (const agent of agents) {
       agentPorts.set(agent.id, await listen({ root: agent.context, agents: new Map(), open }, 0));
