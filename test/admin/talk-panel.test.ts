@@ -6,7 +6,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { describeInBrowser, openPage, screenshot, SHOWN } from './browser.js';
+import { describeInBrowser, screenshot, SHOWN } from './browser.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
 import { postSse } from '../helpers/sse.js';
 import { v1Send } from '../helpers/wire.js';
@@ -116,6 +116,99 @@ describeInBrowser('the talk panel', (browser) => {
       await page.getByRole('button', { name: 'Cancel', exact: true }).waitFor({ state: 'hidden', ...SHOWN });
       const task = (await (await fetch(`${t.url}/_sim/tasks/${canceling}`)).json()) as { state: string };
       expect(task.state).toBe('canceled');
+      expect(errors).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("names the drop its own chaos caused, resumes from the seq, and leaves another client's call alone", async () => {
+    const t = await startSim();
+    const errors: Error[] = [];
+    try {
+      const page = await openDashboard(browser(), t, errors);
+      await page.getByLabel('Chaos for this conversation').selectOption('=');
+      await page.getByLabel('Chaos pairs for this conversation').fill('drop-after-events=4');
+      await stream(page, t, REPORT);
+      // Another client streams the same report meanwhile, with no chaos of its own.
+      const other = await postSse(`${t.url}/message:stream`, v1Send(REPORT, { messageId: 'other-1' }), {
+        'X-Sim-Client': 'other',
+      });
+      t.clock.advance(300);
+      await untilChunks(page, t, 2);
+      const cut = page.getByTestId('talk-cut');
+      await cut.waitFor(SHOWN);
+      expect(await cut.getAttribute('data-kind')).toBe('drop');
+      expect(await cut.textContent()).toMatch(/drop \(.*\) at seq 4, profile header/);
+      const resume = page.getByRole('button', { name: /^Resume/ });
+      expect(await resume.textContent()).toBe('Resume from seq 4');
+
+      await resume.click();
+      await page.getByTestId('talk-resumed').waitFor(SHOWN);
+      const subscribes = () =>
+        t.sim.journal.list().filter((e) => e.operation === 'POST /tasks/{id}:subscribe');
+      await expect.poll(() => subscribes().length).toBe(1);
+      t.clock.advance(0);
+      await untilChunks(page, t, CHUNKS);
+      t.clock.advance(1_000);
+      await page.locator('[data-testid="talk-answer"][data-state="completed"]').waitFor(SHOWN);
+      expect(await artifact(page).count()).toBe(1);
+      expect(await page.getByTestId('chunk-count').textContent()).toBe(`${CHUNKS} chunks, complete`);
+      expect(await page.getByTestId('talk-cut').count()).toBe(1);
+
+      // The other client got every event; no fault touched its task.
+      const events = await t.drive(other.rest());
+      const otherTask = events[0]!.json.task.id as string;
+      expect(events.at(-1)!.json.statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
+      expect(t.sim.faults.list({ taskId: otherTask })).toEqual([]);
+
+      // The link opens the task, whose fault list has the drop.
+      await page.getByTestId('talk-fault-link').click();
+      await page.getByTestId('fault').and(page.locator('[data-kind="drop"]')).waitFor(SHOWN);
+      await screenshot(page, 'dashboard-talk.png');
+      expect(errors).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("puts a scenario's example in the field, and leaves the panel's client out of the verdicts", async () => {
+    const t = await startSim();
+    const errors: Error[] = [];
+    try {
+      const page = await openDashboard(browser(), t, errors);
+      await page.getByText('Scenarios this agent plays').click();
+      const report = page.locator('[data-testid="talk-scenario"][data-scenario="slow-cancel"]');
+      expect(await report.textContent()).toContain('trigger: keywords report, climate');
+      await report.getByRole('button', { name: REPORT }).click();
+      expect(await page.getByLabel('Message').inputValue()).toBe(REPORT);
+      await page.getByTestId('talk-agent').selectOption('explore');
+      await page.locator('[data-testid="talk-scenario"][data-scenario="weather"]').waitFor(SHOWN);
+
+      // The panel's send, then another client's: only the other one is judged.
+      await page.getByLabel('Message').fill('Hello');
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+      t.clock.advance(100);
+      await page.locator('[data-testid="talk-answer"][data-kind="message"]').waitFor(SHOWN);
+      const hello = await t.drive(
+        fetch(`${t.url}/message:send`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0', 'X-Sim-Client': 'other' },
+          body: JSON.stringify(v1Send('Hello', { messageId: 'other-hello' })),
+        }),
+      );
+      expect(hello.status).toBe(200);
+      const client = page.locator('[data-testid="verdict-client"][data-client="other"]');
+      await client.waitFor(SHOWN);
+      expect(await page.locator('[data-testid="verdict-client"]').count()).toBe(1);
+      const verdicts = (await (await fetch(`${t.url}/_sim/verdicts`)).json()) as {
+        clients: { client: string; verdicts: { outcome: string }[] }[];
+      };
+      expect(verdicts.clients.map((c) => c.client)).toEqual(['other']);
+      const applied = verdicts.clients[0]!.verdicts.some((v) => v.outcome !== 'not exercised');
+      expect(await client.getByTestId('verdict-summary').textContent()).toBe(
+        applied ? 'MUST rules held' : 'no rule applied yet',
+      );
       expect(errors).toEqual([]);
     } finally {
       await t.close();
