@@ -2,12 +2,14 @@
  * Scenarios as people read them: the rows of `a2a-sim list --json` and of the control plane's
  * `GET /_sim/scenarios`.
  */
+import { exampleOf } from './example.js';
 import type { Condition, Scenario } from './model.js';
 
 /** What a message that selects the scenario gets back. */
 const ANSWERS = Object.freeze({ steps: 'task', reply: 'message', error: 'error' } as const);
 
 export function scenarioSummary(s: Scenario) {
+  const example = exampleOf(s);
   return {
     id: s.id,
     file: s.file,
@@ -16,6 +18,8 @@ export function scenarioSummary(s: Scenario) {
     fallback: s.fallback,
     match: s.match.map(describeCondition),
     kind: ANSWERS[s.script.kind],
+    /** A prompt that plays it: its skill's first example, or one read off its trigger. */
+    ...(example !== undefined && { example }),
   };
 }
 

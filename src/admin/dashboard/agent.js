@@ -7,9 +7,21 @@ import { readSse } from './sse.js';
 /** @typedef {'rest' | 'jsonrpc'} Binding */
 
 /**
- * What the page shows of one answer or stream event.
- * @typedef {{kind: string, taskId?: string, contextId?: string, state?: string, texts: string[]}} Summary
+ * What the page shows of one answer or stream event: `seq` is its SSE `id:` (a stream's events only),
+ * `artifact` the chunk an artifact update brings, to be joined with the chunks before it.
+ * @typedef {{kind: string, taskId?: string, contextId?: string, state?: string, texts: string[],
+ *   seq?: number, artifact?: {id: string, name?: string, append: boolean, lastChunk: boolean,
+ *   text: string}}} Summary
  */
+
+/**
+ * Where a call goes and how: the agent (empty for the root one), the binding, and the
+ * conversation's own chaos (`X-Sim-Chaos` pairs or a profile name; empty for none).
+ * @typedef {{agent: string, binding: Binding, chaos?: string}} Target
+ */
+
+/** An error the agent answered with (its protocol's error shape), as opposed to a connection lost. */
+export class AgentError extends Error {}
 
 let rpcId = 0;
 
@@ -25,7 +37,7 @@ const newMessageId = () => `dash-${Date.now().toString(36)}-${Math.random().toSt
  *   continuing?: {taskId: string, contextId: string} | null}} choice
  */
 export function buildSend({ agent, binding, stream, text, continuing }) {
-  const base = agent ? `../agents/${encodeURIComponent(agent)}/` : '../';
+  const base = baseOf(agent);
   const message = {
     role: 'ROLE_USER',
     parts: [{ text }],
@@ -42,6 +54,27 @@ export function buildSend({ agent, binding, stream, text, continuing }) {
   };
 }
 
+const baseOf = (/** @type {string} */ agent) => (agent ? `../agents/${encodeURIComponent(agent)}/` : '../');
+
+/**
+ * A call about task `taskId` (`SubscribeToTask`, `CancelTask`): REST `POST /tasks/{id}:{verb}`,
+ * JSON-RPC the method with `{id}`.
+ * @param {Target} target
+ * @param {'subscribe' | 'cancel'} verb
+ * @param {string} taskId
+ */
+export function buildTaskCall({ agent, binding }, verb, taskId) {
+  const base = baseOf(agent);
+  if (binding === 'rest') {
+    return { url: new URL(`${base}tasks/${encodeURIComponent(taskId)}:${verb}`, location.href), body: {} };
+  }
+  const method = verb === 'subscribe' ? 'SubscribeToTask' : 'CancelTask';
+  return {
+    url: new URL(base, location.href),
+    body: { jsonrpc: '2.0', id: ++rpcId, method, params: { id: taskId } },
+  };
+}
+
 /** `TASK_STATE_INPUT_REQUIRED` → `input-required`, as the task list writes states. */
 export const shortState = (/** @type {string | undefined} */ s) =>
   s
@@ -51,6 +84,9 @@ export const shortState = (/** @type {string | undefined} */ s) =>
 
 /** States where the task waits for the user: the next message continues it. */
 export const WAITING = new Set(['input-required', 'auth-required']);
+
+/** States after which a stream closes: a stream that ends before one was cut. */
+export const STREAM_ENDS = new Set([...WAITING, 'completed', 'failed', 'canceled', 'rejected']);
 
 /** The texts of a message's or artifact's parts: text as it is, data as JSON, files by name. */
 function partTexts(/** @type {any[] | undefined} */ parts) {
@@ -98,6 +134,13 @@ export function summarize(/** @type {any} */ answer) {
       taskId: update.taskId,
       contextId: update.contextId,
       texts: artifactTexts(update.artifact),
+      artifact: {
+        id: update.artifact?.artifactId ?? '',
+        name: update.artifact?.name,
+        append: update.append === true,
+        lastChunk: update.lastChunk === true,
+        text: partTexts(update.artifact?.parts).join(''),
+      },
     };
   }
   if (answer?.message) {
@@ -114,20 +157,61 @@ export function summarize(/** @type {any} */ answer) {
 
 /**
  * Sends `choice`; calls `onAnswer` with each answer (one for a send, each event for a stream).
- * Throws an Error with the agent's message when it answers with an error.
- * @param {Parameters<typeof buildSend>[0]} choice
+ * The conversation's chaos goes on its messages only. Throws an AgentError with the agent's message
+ * when it answers with an error; a stream cut short just ends (or throws a TypeError, for a reset).
+ * @param {Parameters<typeof buildSend>[0] & Target} choice
  * @param {(summary: Summary) => void} onAnswer
  */
-export async function sendToAgent(choice, onAnswer) {
-  const { url, body } = buildSend(choice);
+export const sendToAgent = (choice, onAnswer) =>
+  a2aCall(buildSend(choice), choice.binding, { stream: choice.stream, chaos: choice.chaos }, onAnswer);
+
+/**
+ * Resubscribes to `taskId` after seq `cursor` (`Last-Event-ID`, on both bindings: docs/resume.md).
+ * @param {Target} target
+ * @param {string} taskId
+ * @param {number} cursor
+ * @param {(summary: Summary) => void} onAnswer
+ */
+export const subscribeToTask = (target, taskId, cursor, onAnswer) =>
+  a2aCall(buildTaskCall(target, 'subscribe', taskId), target.binding, { stream: true, cursor }, onAnswer);
+
+/**
+ * Asks the agent to cancel `taskId`; resolves with the task as the answer has it (still working
+ * when the agent takes time to stop).
+ * @param {Target} target
+ * @param {string} taskId
+ * @returns {Promise<Summary | undefined>}
+ */
+export async function cancelTask(target, taskId) {
+  /** @type {Summary | undefined} */
+  let answer;
+  await a2aCall(
+    buildTaskCall(target, 'cancel', taskId),
+    target.binding,
+    { stream: false },
+    (a) => (answer = a),
+  );
+  return answer;
+}
+
+/**
+ * @param {{url: URL, body: unknown}} request
+ * @param {Binding} binding
+ * @param {{stream: boolean, chaos?: string, cursor?: number}} how
+ * @param {(summary: Summary) => void} onAnswer
+ */
+async function a2aCall({ url, body }, binding, { stream, chaos, cursor }, onAnswer) {
   // The page's own calls name their client, which the judge leaves out of the verdicts: a demo
   // from the page is not a client under test.
+  /** @type {Record<string, string>} */
   const headers = {
     'Content-Type': 'application/json',
     'A2A-Version': '1.0',
     'X-Sim-Client': DASHBOARD_CLIENT,
   };
-  if (choice.stream) Object.assign(headers, { Accept: 'text/event-stream' });
+  if (stream) headers['Accept'] = 'text/event-stream';
+  if (chaos) headers['X-Sim-Chaos'] = chaos;
+  if (cursor !== undefined) headers['Last-Event-ID'] = String(cursor);
   // An A2A call, not an admin one: it needs no admin token, and goes in the journal like any other.
   const response = await fetch(url, {
     method: 'POST',
@@ -137,15 +221,19 @@ export async function sendToAgent(choice, onAnswer) {
   });
   const unwrap = (/** @type {any} */ data) => {
     const error = data?.error;
-    if (!error) return choice.binding === 'jsonrpc' ? data.result : data;
+    if (!error) return binding === 'jsonrpc' ? data.result : data;
     const what =
-      choice.binding === 'jsonrpc'
+      binding === 'jsonrpc'
         ? `JSON-RPC error ${error.code}`
         : `HTTP ${response.status}${error.status ? ` ${error.status}` : ''}`;
-    throw new Error(`${what}: ${error.message}`);
+    throw new AgentError(`${what}: ${error.message}`);
   };
   if (/^text\/event-stream/.test(response.headers.get('content-type') ?? '')) {
-    await readSse(response, (data) => onAnswer(summarize(unwrap(data))));
+    await readSse(response, (data, id) => {
+      const summary = summarize(unwrap(data));
+      if (id !== undefined && /^\d+$/.test(id)) summary.seq = Number(id);
+      onAnswer(summary);
+    });
     return;
   }
   const text = await response.text();
@@ -153,8 +241,8 @@ export async function sendToAgent(choice, onAnswer) {
   try {
     data = JSON.parse(text);
   } catch {
-    throw new Error(`HTTP ${response.status}: ${text.slice(0, 200)}`);
+    throw new AgentError(`HTTP ${response.status}: ${text.slice(0, 200)}`);
   }
-  if (!response.ok && !data?.error) throw new Error(`HTTP ${response.status}`);
+  if (!response.ok && !data?.error) throw new AgentError(`HTTP ${response.status}`);
   onAnswer(summarize(unwrap(data)));
 }

@@ -71,3 +71,7 @@ export const listAllRequests = () => call('requests');
 
 /** Each client's verdicts, rule by rule. */
 export const getVerdicts = () => call('verdicts');
+
+/** The chaos faults injected into task `taskId`'s calls, oldest first. */
+export const listFaults = (/** @type {string} */ taskId) =>
+  call(`faults?taskId=${encodeURIComponent(taskId)}`);

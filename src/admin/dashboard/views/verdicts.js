@@ -43,11 +43,29 @@ function clientItem(/** @type {any} */ client) {
       { className: 'verdict-head' },
       h('span', { className: 'mono', text: client.client }),
       h('span', { className: 'time', text: `by ${client.identifiedBy}, ${client.calls} calls` }),
-      h('span', {
-        className: client.passed ? 'verdict-passed' : 'fault-badge',
-        text: client.passed ? 'MUST rules held' : 'a MUST rule failed',
-      }),
+      summary(client),
     ),
     h('ul', { className: 'verdict-rules' }, ...rules),
   );
+}
+
+/**
+ * How the client stands: a MUST rule failed, the rules held, or, before any rule applied to its
+ * calls, nothing yet (a green "held" would claim what nothing showed).
+ */
+function summary(/** @type {any} */ client) {
+  if (!client.passed)
+    return h('span', {
+      className: 'fault-badge',
+      'data-testid': 'verdict-summary',
+      text: 'a MUST rule failed',
+    });
+  const applied = client.verdicts.some((/** @type {any} */ v) => v.outcome !== 'not exercised');
+  return applied
+    ? h('span', { className: 'verdict-passed', 'data-testid': 'verdict-summary', text: 'MUST rules held' })
+    : h('span', {
+        className: 'verdict-pending',
+        'data-testid': 'verdict-summary',
+        text: 'no rule applied yet',
+      });
 }
