@@ -304,5 +304,6 @@ export type { AgentDefinition } from './agents/load.js';
 export type { Scenario } from './scenario/model.js';
 export type { SimEvent } from './admin/events.js';
 export type { JournalEntry } from './admin/journal.js';
+export type { AnswerEntry } from './calls/answer-copy.js';
 export type { FaultRecord } from './chaos/fault-log.js';
 export type { DeliveryRecord } from './push/delivery-log.js';

@@ -25,9 +25,40 @@ export function journalRequests(journal: RequestJournal, events: SimEventBus, cl
       path: (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/',
       headers: req.headers,
     });
+    copyAnswer(res, call.exchange);
     res.on('close', () => call.complete(statusOf(res), res.headersSent));
     return call.exchange;
   };
+}
+
+/**
+ * Copies what the response writes into the exchange's answer, as it goes out. Through the exchange,
+ * not a copy held here: once the journal forgets the exchange, nothing more is copied.
+ */
+function copyAnswer(res: ServerResponse, exchange: Exchange): void {
+  exchange.copyAnswer();
+  const take = (chunk: unknown) => {
+    if (typeof chunk === 'string' || chunk instanceof Uint8Array) exchange.answer?.take(chunk);
+  };
+  const { write, end, writeHead } = res;
+  // Headers given to writeHead go straight out, never into getHeaders(): both are read here. An
+  // implicit head (a write without one) goes through writeHead too.
+  res.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]) {
+    const given = rest.find((arg): arg is Record<string, unknown> => isHeaderObject(arg));
+    const result = (writeHead as (...args: unknown[]) => ServerResponse).call(this, status, ...rest);
+    const headers: Record<string, number | string | string[] | undefined> = { ...this.getHeaders() };
+    for (const name in given) headers[name.toLowerCase()] = given[name] as string;
+    exchange.answer?.sentHeaders(headers);
+    return result;
+  } as typeof res.writeHead;
+  res.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
+    take(chunk);
+    return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+  } as typeof res.write;
+  res.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
+    if (typeof chunk !== 'function') take(chunk);
+    return (end as (...args: unknown[]) => ServerResponse).call(this, chunk, ...rest);
+  } as typeof res.end;
 }
 
 /** A call that arrived other than as an HTTP/1 request (gRPC): how the journal opens its record. */
@@ -87,6 +118,10 @@ function requestReceivedBody(exchange: Exchange, headers: Record<string, string>
   const { n, atMs, method, path } = exchange;
   const request: JournalEntry = { n, at: new Date(atMs).toISOString(), method, path, headers, faults: [] };
   return { type: 'request:received', request };
+}
+
+function isHeaderObject(arg: unknown): arg is Record<string, unknown> {
+  return typeof arg === 'object' && arg !== null && !Array.isArray(arg);
 }
 
 /** The status sent, or 0 when the connection closed without an answer. */

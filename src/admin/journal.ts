@@ -89,6 +89,21 @@ export class RequestJournal {
     return kept;
   }
 
+  /** The entry numbered `n`, while the journal keeps it. */
+  find(n: number): JournalEntry | undefined {
+    // Numbers only grow, one per exchange, but adopted entries and clears leave gaps: search.
+    let low = this.first;
+    let high = this.exchanges.length - 1;
+    while (low <= high) {
+      const mid = (low + high) >>> 1;
+      const exchange = this.exchanges[mid]!;
+      if (exchange.n === n) return exchange.toJSON();
+      if (exchange.n < n) low = mid + 1;
+      else high = mid - 1;
+    }
+    return undefined;
+  }
+
   clear(): void {
     for (let i = this.first; i < this.exchanges.length; i++) this.exchanges[i]!.release();
     this.exchanges = [];

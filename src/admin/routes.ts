@@ -8,7 +8,9 @@ import type { FaultKind } from '../chaos/fault-log.js';
 import { toRestStatus } from '../bindings/rest-v1/errors.js';
 import { asA2AError } from '../bindings/shared/errors.js';
 import { readJsonBody, sendJson } from '../bindings/shared/http.js';
+import { checkCard } from '../agents/card-check.js';
 import { A2AError, invalidParams } from '../domain/errors.js';
+import { isRecord } from '../lib/objects.js';
 import { placeOf } from '../domain/scope.js';
 import { VirtualClock } from '../lib/clock.js';
 import { readDuration } from '../lib/duration.js';
@@ -20,6 +22,8 @@ import { resetPlane, setChaos, type ControlPlane, type ResetFilter } from './con
 import type { JournalQuery } from './journal.js';
 
 const JSON_TYPE = 'application/json';
+/** A card to check may be larger than the admin API's other bodies: a card lists every skill. */
+const CARD_CHECK_BYTES = 1024 * 1024;
 
 export function adminRoutes(plane: ControlPlane): Router {
   const router = express.Router();
@@ -156,9 +160,34 @@ export function adminRoutes(plane: ControlPlane): Router {
     };
     ok(res, { requests: plane.journal.list(query) });
   });
+  router.get('/requests/:n', (req, res) => {
+    const n = String(req.params['n']);
+    const entry = /^\d{1,15}$/.test(n) ? plane.journal.find(Number(n)) : undefined;
+    if (!entry) {
+      throw new A2AError(
+        'MethodNotFoundError',
+        `No request ${n.slice(0, 20)} in the journal (it keeps the newest).`,
+        {
+          httpStatus: 404,
+        },
+      );
+    }
+    ok(res, entry);
+  });
   router.delete('/requests', (_req, res) => {
     plane.journal.clear();
     res.status(204).end();
+  });
+
+  router.post('/cards/check', async (req, res) => {
+    const body = await readJsonBody(req, res, { limitBytes: CARD_CHECK_BYTES, by: "the admin API's limit" });
+    const { card, version } = (isRecord(body) ? body : {}) as { card?: unknown; version?: unknown };
+    if (version !== '1.0' && version !== '0.3') {
+      throw invalidParams([
+        { field: 'version', description: 'the version the card is read as: "1.0" or "0.3"' },
+      ]);
+    }
+    ok(res, { problems: checkCard(card, version) });
   });
 
   // The dashboard: `GET /_sim/` and its files, after the API so its paths never shadow a route.

@@ -11,6 +11,7 @@ import type { Place, Scope } from '../domain/scope.js';
 import { placeOf, scopeOf } from '../domain/scope.js';
 import type { PushDialect, TaskState } from '../domain/types.js';
 import type { ClientIdentity } from '../runtime/api.js';
+import { AnswerCopy, type AnswerEntry } from './answer-copy.js';
 import type { OperationName } from './operations.js';
 
 /** A JSON-RPC id longer than this is kept clipped (the answer echoes it whole). */
@@ -80,6 +81,8 @@ export interface JournalEntry extends Place {
   /** Whether the answer was an event stream. */
   streamed?: boolean;
   durationMs?: number;
+  /** The answer as sent (a bounded copy); absent for a call that did not come over HTTP/1. */
+  answer?: AnswerEntry;
   /** The `n` of each chaos fault applied to this request. */
   faults: number[];
   /** The replica that recorded it, when another replica of a shared store did (its numbers are its own). */
@@ -179,6 +182,8 @@ export class Exchange {
   replica?: string;
   /** What the journal counted for it against its byte budget. */
   journaledBytes = 0;
+  /** The answer as it went out, when the transport lets it be copied (HTTP/1); released with the body. */
+  answer?: AnswerCopy;
 
   /** Told once when the answer turns out to be a stream (its headers go out now). */
   private readonly onStream: ((exchange: Exchange) => void) | undefined;
@@ -251,9 +256,14 @@ export class Exchange {
     this.onStream?.(this);
   }
 
-  /** What its copies of the request hold, approximately, in bytes: what the journal counts. */
+  /** Starts copying the answer as it goes out (a bounded copy: see answer-copy.ts). */
+  copyAnswer(): AnswerCopy {
+    return (this.answer = new AnswerCopy());
+  }
+
+  /** What its copies of the request and answer hold, approximately, in bytes: what the journal counts. */
   requestBytes(): number {
-    let bytes = EXCHANGE_BYTES + this.path.length + (this.body?.length ?? 0);
+    let bytes = EXCHANGE_BYTES + this.path.length + (this.body?.length ?? 0) + (this.answer?.bytes ?? 0);
     for (const name in this.headers) bytes += name.length + this.headers[name]!.length;
     return bytes;
   }
@@ -263,6 +273,7 @@ export class Exchange {
     this.headers = {};
     // Assigned, not deleted: a `delete` turns the object the verdicts keep into a dictionary, ~4× larger.
     this.body = undefined;
+    this.answer = undefined;
     if (this.read?.chaos !== undefined) {
       const { chaos: _chaos, ...read } = this.read;
       this.read = read;
@@ -290,6 +301,7 @@ export class Exchange {
     if (this.status !== undefined) entry.status = this.status;
     if (this.streamed !== undefined) entry.streamed = this.streamed;
     if (this.durationMs !== undefined) entry.durationMs = this.durationMs;
+    if (this.answer !== undefined) entry.answer = this.answer.toEntry(this.streamed === true);
     if (this.replica !== undefined) entry.replica = this.replica;
     return entry;
   }

@@ -265,7 +265,7 @@ export const CONTROL_PLANE = group('Control plane', [
     env: true,
     type: 'size',
     default: 32 * 1024 * 1024,
-    help: "What the journal's requests may hold together (headers and clipped bodies), e.g. 16MiB; the oldest go first",
+    help: "What the journal's requests may hold together (headers, clipped bodies and answers), e.g. 16MiB; the oldest go first",
   },
   {
     name: 'verdictBytes',

@@ -108,9 +108,11 @@ export class Replica implements SharedPlays {
     plane.deliveries.onRecord((delivery) =>
       this.publishUnlessMirroring({ kind: 'delivery', delivery: withoutN(delivery) }),
     );
-    plane.journal.onComplete((exchange) =>
-      this.publishUnlessMirroring({ kind: 'request', request: withoutN(exchange.toJSON()) }),
-    );
+    // The answer's copy (up to 16 KiB) stays with the replica that sent it, off the shared log.
+    plane.journal.onComplete((exchange) => {
+      const { answer: _answer, ...request } = withoutN(exchange.toJSON());
+      this.publishUnlessMirroring({ kind: 'request', request });
+    });
     // A task taken over from another replica may render fake data at any moment, from a timer.
     await loadFaker();
     this.reader.start();

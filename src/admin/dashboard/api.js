@@ -75,3 +75,16 @@ export const getVerdicts = () => call('verdicts');
 /** The chaos faults injected into task `taskId`'s calls, oldest first. */
 export const listFaults = (/** @type {string} */ taskId) =>
   call(`faults?taskId=${encodeURIComponent(taskId)}`);
+
+/** One journal entry in full: the request and its answer as sent (`GET /_sim/requests/<n>`). */
+export const getRequest = (/** @type {number} */ n) => call(`requests/${n}`);
+
+/** The journaled requests numbered after `n`, oldest first. */
+export const listRequestsAfter = (/** @type {number} */ n) => call(`requests?after=${n}`);
+
+/** The chaos faults numbered after `n`. */
+export const listFaultsAfter = (/** @type {number} */ n) => call(`faults?after=${n}`);
+
+/** The problems a client reading `card` as `version` would meet (`POST /_sim/cards/check`). */
+export const checkCard = (/** @type {unknown} */ card, /** @type {'1.0' | '0.3'} */ version) =>
+  call('cards/check', { method: 'POST', body: JSON.stringify({ card, version }) });

@@ -1,14 +1,17 @@
 /**
  * The a2a-sim dashboard: the task list and one task's timeline, kept live by the feed
  * (`/_sim/feed`, a WebSocket), or by polling the admin API every 2 s when the feed is unavailable;
- * the request journal; each client's verdicts; and a panel to talk to an agent from the page (talk.js).
+ * the request journal and one request in full (request-detail.js); each client's verdicts; the
+ * agents' cards (cards.js); and a panel to talk to an agent from the page (talk.js).
  * Native ES modules with no build step; index.html loads this one, which wires the page to the rest:
  * state.js holds what changes, api.js and feed.js talk to the simulator, views/ draws.
  */
+import { setupCards } from './cards.js';
 import { startPolling } from './connection.js';
 import { changeChaos, loadChaos, loadHealth, reset } from './controls.js';
 import { connectFeed } from './feed.js';
 import { startJournal } from './journal.js';
+import { setupRequestDetail } from './request-detail.js';
 import { state } from './state.js';
 import { startVerdicts } from './verdicts.js';
 import { loadAgents, setupTalk } from './talk.js';
@@ -36,6 +39,7 @@ byId('journal').addEventListener('click', (event) => {
   if (line instanceof HTMLElement) selectTask(line.dataset['taskId'] ?? '');
 });
 setupTalk();
+setupRequestDetail();
 byId('detail-close').addEventListener('click', () => closeTask());
 document.addEventListener('keydown', (event) => {
   if (event.key === 'Escape' && state.selected) closeTask();
@@ -50,6 +54,7 @@ await loadHealth();
 await Promise.all([loadChaos().catch(showError), resync().catch(showError), loadAgents().catch(showError)]);
 startJournal();
 startVerdicts();
+void setupCards().catch(showError);
 const linked = /^#task=(.+)$/.exec(location.hash);
 if (linked) selectTask(decodeURIComponent(linked[1] ?? ''));
 if ('WebSocket' in window) connectFeed();

@@ -1,6 +1,7 @@
 /**
  * The request journal: one line per request, newest first, with its binding, operation, status,
- * duration and faults; a request about a task opens the task (app.js handles the clicks).
+ * duration and faults; a request about a task opens the task, and its details link opens the
+ * request in full (app.js and request-detail.js handle the clicks).
  */
 import { byId, h } from './dom.js';
 import { clockTime } from './time.js';
@@ -46,6 +47,14 @@ function entryItem(/** @type {any} */ entry) {
     operation: entry.operation,
     taskId: entry.taskId,
   };
+  // A link, not a button: the line's one button opens its task.
+  const detail = h('a', {
+    className: 'journal-detail',
+    href: `#request=${entry.n}`,
+    'data-n': entry.n,
+    'aria-label': `Request #${entry.n} in full`,
+    text: 'details',
+  });
   const line = entry.taskId
     ? h(
         'button',
@@ -54,5 +63,5 @@ function entryItem(/** @type {any} */ entry) {
         h('span', { className: 'task-id mono', text: `task ${entry.taskId}` }),
       )
     : h('div', { className: 'journal-line' }, ...parts);
-  return h('li', { 'data-testid': 'journal-entry', dataset }, line);
+  return h('li', { 'data-testid': 'journal-entry', dataset }, line, detail);
 }

@@ -1,0 +1,95 @@
+/**
+ * A bounded copy of an answer as it went out: its headers, its body, or a stream's events (its SSE
+ * frames, as sent, chaos included). The client decides how large an answer gets (a long message, a
+ * stream it keeps open), so the copy keeps the first {@link MAX_ANSWER_CHARS} characters and only
+ * counts the rest, and says so.
+ */
+
+/** An answer's body (or a stream's frames) is kept up to this size; the rest is counted, not kept. */
+export const MAX_ANSWER_CHARS = 16 * 1024;
+/** A stream's events kept at most, whatever their size. */
+export const MAX_ANSWER_EVENTS = 200;
+
+/** What the journal shows of an answer (`answer` on a journal entry). */
+export interface AnswerEntry {
+  headers: Record<string, string>;
+  /** A non-streamed answer's body, as sent (its first {@link MAX_ANSWER_CHARS} characters). */
+  body?: string;
+  /** A stream's events, each the SSE frame as sent (`id: 3\ndata: {…}`), oldest first. */
+  events?: string[];
+  /** Bytes sent and not kept (UTF-8), when the answer outgrew the copy. */
+  moreBytes?: number;
+  /** A stream's events sent and not kept (a frame cut at the edge counts as one). */
+  moreEvents?: number;
+}
+
+/** Answer headers whose values are secrets: shown as sent, not what they hold. */
+const SECRET_ANSWER_HEADERS = new Set(['set-cookie', 'authorization', 'x-api-key', 'x-admin-token']);
+
+export class AnswerCopy {
+  private text = '';
+  private moreBytes = 0;
+  /** Frame ends (blank lines) seen in what was not kept. */
+  private moreFrames = 0;
+  private headers: Record<string, string> = {};
+
+  /** Takes what went out: a chunk of the body, a string or bytes. */
+  take(chunk: string | Uint8Array): void {
+    const room = MAX_ANSWER_CHARS - this.text.length;
+    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    if (text.length <= room) {
+      this.text += text;
+      return;
+    }
+    // Copied out (`Buffer` round trip): a slice of a long string keeps the whole string alive.
+    if (room > 0) this.text += Buffer.from(text.slice(0, room), 'utf8').toString('utf8');
+    const rest = room > 0 ? text.slice(room) : text;
+    this.moreBytes += Buffer.byteLength(rest, 'utf8');
+    for (let at = rest.indexOf('\n\n'); at !== -1; at = rest.indexOf('\n\n', at + 2)) this.moreFrames++;
+  }
+
+  /** The headers as sent, secrets masked, each value clipped like a request header. */
+  sentHeaders(sent: Record<string, number | string | string[] | undefined>): void {
+    const headers: Record<string, string> = {};
+    for (const name in sent) {
+      const value = sent[name];
+      if (value === undefined) continue;
+      const text = Array.isArray(value) ? value.join(', ') : String(value);
+      headers[name] = SECRET_ANSWER_HEADERS.has(name) ? '(redacted)' : text.slice(0, 1024);
+    }
+    this.headers = headers;
+  }
+
+  /** What the copy holds, approximately, in bytes: what the journal counts. */
+  get bytes(): number {
+    let bytes = this.text.length;
+    for (const name in this.headers) bytes += name.length + this.headers[name]!.length;
+    return bytes;
+  }
+
+  toEntry(streamed: boolean): AnswerEntry {
+    const entry: AnswerEntry = { headers: this.headers };
+    let moreBytes = this.moreBytes;
+    if (!streamed) {
+      entry.body = this.text;
+    } else {
+      const frames = this.text.split('\n\n');
+      // What follows the last blank line is a frame not ended: cut at the edge of the copy (its
+      // rest was counted, not kept), or cut by chaos (shown as it went out).
+      const tail = frames.pop() ?? '';
+      const events = frames.slice(0, MAX_ANSWER_EVENTS);
+      let moreEvents = frames.length - events.length;
+      for (const frame of frames.slice(MAX_ANSWER_EVENTS)) moreBytes += Buffer.byteLength(frame) + 2;
+      if (this.moreBytes > 0) {
+        moreBytes += Buffer.byteLength(tail);
+        moreEvents += Math.max(this.moreFrames, 1);
+      } else if (tail) {
+        events.push(tail);
+      }
+      entry.events = events;
+      if (moreEvents > 0) entry.moreEvents = moreEvents;
+    }
+    if (moreBytes > 0) entry.moreBytes = moreBytes;
+    return entry;
+  }
+}

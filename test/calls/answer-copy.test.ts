@@ -1,0 +1,49 @@
+/** The bounded copy of an answer: a body, a stream's frames, and what did not fit, counted. */
+import { describe, expect, it } from 'vitest';
+import { AnswerCopy, MAX_ANSWER_CHARS, MAX_ANSWER_EVENTS } from '../../src/calls/answer-copy.js';
+
+describe('AnswerCopy', () => {
+  it('keeps a small body whole, from strings and bytes alike', () => {
+    const copy = new AnswerCopy();
+    copy.take('{"a":');
+    copy.take(Buffer.from('1}'));
+    copy.sentHeaders({ 'content-type': 'application/json', 'content-length': 7, 'set-cookie': ['s=1'] });
+    expect(copy.toEntry(false)).toEqual({
+      headers: { 'content-type': 'application/json', 'content-length': '7', 'set-cookie': '(redacted)' },
+      body: '{"a":1}',
+    });
+  });
+
+  it('keeps the first 16 KiB of a large body and counts the rest in bytes', () => {
+    const copy = new AnswerCopy();
+    copy.take('x'.repeat(MAX_ANSWER_CHARS - 10));
+    copy.take('é'.repeat(30));
+    const entry = copy.toEntry(false);
+    expect(entry.body).toHaveLength(MAX_ANSWER_CHARS);
+    expect(entry.moreBytes).toBe(20 * 2);
+    expect(copy.bytes).toBeLessThanOrEqual(MAX_ANSWER_CHARS);
+  });
+
+  it('splits a stream into its frames as sent; a frame cut by chaos shows as it went out', () => {
+    const copy = new AnswerCopy();
+    copy.take('id: 1\ndata: {"a":1}\n\n');
+    copy.take(': keep-alive\n\n');
+    copy.take('id: 2\ndata: {"a"');
+    expect(copy.toEntry(true)).toEqual({
+      headers: {},
+      events: ['id: 1\ndata: {"a":1}', ': keep-alive', 'id: 2\ndata: {"a"'],
+    });
+  });
+
+  it("counts a long stream's events and bytes past the copy, and keeps no more than the cap", () => {
+    const copy = new AnswerCopy();
+    const frame = `data: ${'y'.repeat(12)}\n\n`; // 20 characters
+    for (let i = 0; i < 1_000; i++) copy.take(frame);
+    const entry = copy.toEntry(true);
+    expect(entry.events).toHaveLength(MAX_ANSWER_EVENTS);
+    expect(entry.events![0]).toBe(frame.trimEnd());
+    expect(entry.moreEvents).toBe(1_000 - MAX_ANSWER_EVENTS);
+    expect(entry.moreBytes).toBe((1_000 - MAX_ANSWER_EVENTS) * 20);
+    expect(copy.bytes).toBeLessThanOrEqual(MAX_ANSWER_CHARS);
+  });
+});
