@@ -158,7 +158,9 @@ export function adminRoutes(plane: ControlPlane): Router {
       ...(since !== undefined && { since: /^\d+$/.test(since) ? Number(since) : Date.parse(since) }),
       ...after(req),
     };
-    ok(res, { requests: plane.journal.list(query) });
+    // Without the answers: a list is polled (the dashboard's, every few seconds), and each answer's
+    // copy may be 16 KiB; one entry in full is `GET /requests/{n}`.
+    ok(res, { requests: plane.journal.list(query).map(({ answer: _answer, ...entry }) => entry) });
   });
   router.get('/requests/:n', (req, res) => {
     const n = String(req.params['n']);

@@ -1,5 +1,5 @@
 /**
- * The journal keeps a bounded copy of each answer (`answer` on `GET /_sim/requests`): the body of
+ * The journal keeps a bounded copy of each answer (`answer` on `GET /_sim/requests/{n}`): the body of
  * a plain answer, a stream's events as sent, and what did not fit, counted; answers count in the
  * journal's byte budget, however large a client makes them.
  */
@@ -12,7 +12,12 @@ import { admin, postJson, v1Send } from '../helpers/wire.js';
 let t: TestSim | undefined;
 afterEach(() => t?.close());
 
-const requests = async (sim: TestSim) => (await admin(sim, 'GET', '/requests')).body.requests as any[];
+/** Every journal entry in full: the list leaves the answers out, one entry has its own. */
+async function requests(sim: TestSim): Promise<any[]> {
+  const listed = (await admin(sim, 'GET', '/requests')).body.requests as any[];
+  expect(listed.every((entry) => entry.answer === undefined)).toBe(true);
+  return Promise.all(listed.map(async (entry) => (await admin(sim, 'GET', `/requests/${entry.n}`)).body));
+}
 
 it('shows the answer: status, headers and body as sent', async () => {
   t = await startSim();
