@@ -52,7 +52,12 @@ const jsonAsString: Plugin = {
 
 await build({
   entryPoints: ['src/cli/main.ts'],
-  outfile: 'dist/cli/main.js',
+  outdir: 'dist/cli',
+  // What the CLI imports on first use (the gRPC binding and grpc-js) is a chunk of its own, read
+  // only by a simulator that uses it. Chunks sit beside main.js: paths resolved from a module's URL
+  // (the .proto files) count two levels up to the package root from any of them.
+  splitting: true,
+  chunkNames: 'lazy-[name]-[hash]',
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -31,7 +31,6 @@ import type { Scenario } from './scenario/model.js';
 import type { ReplicaHealth } from './replica/replica.js';
 import type { InlineScenario } from './scenario/inline.js';
 import type { ScenarioIssue } from './scenario/load.js';
-import { listenGrpc } from './bindings/grpc/server.js';
 import { answerUnroutable, buildHttp } from './server.js';
 import type { TaskStore } from './store/task-store.js';
 import { Recording } from './record/recorder.js';
@@ -307,3 +306,11 @@ export type { JournalEntry } from './admin/journal.js';
 export type { AnswerEntry } from './calls/answer-copy.js';
 export type { FaultRecord } from './chaos/fault-log.js';
 export type { DeliveryRecord } from './push/delivery-log.js';
+
+/** grpc-js and the protos are loaded only by a simulator that serves gRPC. */
+async function listenGrpc(
+  ...args: Parameters<typeof import('./bindings/grpc/server.js').listenGrpc>
+): ReturnType<typeof import('./bindings/grpc/server.js').listenGrpc> {
+  const grpc = await import('./bindings/grpc/server.js');
+  return grpc.listenGrpc(...args);
+}
