@@ -71,6 +71,9 @@ await build({
   // Without comments the file is ASCII: a single other character in it (there are some in comments)
   // makes V8 hold all 2 MB of source as UTF-16, twice the memory.
   minifyWhitespace: true,
+  // Folds constants and drops dead branches (a quarter of the file, and 5 MB of idle RSS: less for
+  // V8 to parse and hold). Identifiers keep their names: stack traces and `.name` stay readable.
+  minifySyntax: true,
   sourcemap: true,
   sourcesContent: false,
   logLevel: 'warning',

@@ -10,9 +10,14 @@
  * await sim.close();
  */
 import type { JsonWebKey } from 'node:crypto';
-import { createServer, type RequestListener, type Server } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
 import type { SimEventBus } from './admin/events.js';
 import { attachFeed } from './admin/feed.js';
 import { journalCalls } from './admin/journal-trace.js';
@@ -63,10 +68,11 @@ export interface Simulator {
   url: string;
   port: number;
   /**
-   * The same handlers as an express app, to mount in an app of your own (`app.use(sim.app)`); a
-   * body parser in front is fine. Requests it serves are journaled and judged like any other.
+   * The simulator's request handler, to mount in an express app of your own (`app.use(sim.app)`) or
+   * to serve with `node:http`; a body parser in front is fine. Requests it serves are journaled and
+   * judged like any other.
    */
-  app: Express;
+  app: (req: IncomingMessage, res: ServerResponse) => void;
   /** The `node:http` server it listens with, e.g. to watch its connections. */
   server: Server;
   /** With `grpcPort`: where the gRPC services listen, `host:port` (the card's GRPC interface). */
@@ -163,7 +169,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     plane,
   });
   const server = await listen(
-    settings.http === 'express' ? http.app : http.handle,
+    settings.http === 'express' ? await http.expressApp() : http.handle,
     settings.port,
     settings.host,
     settings.server,
@@ -205,7 +211,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   return {
     url,
     port: (server.address() as AddressInfo).port,
-    app: http.app,
+    app: http.handle,
     server,
     ...(grpc && grpcUrl && { grpcUrl, grpcPort: grpc.port }),
     clock: settings.clock,
