@@ -52,7 +52,12 @@ const jsonAsString: Plugin = {
 
 await build({
   entryPoints: ['src/cli/main.ts'],
-  outfile: 'dist/cli/main.js',
+  outdir: 'dist/cli',
+  // What the CLI imports on first use (the gRPC binding and grpc-js) is a chunk of its own, read
+  // only by a simulator that uses it. Chunks sit beside main.js: paths resolved from a module's URL
+  // (the .proto files) count two levels up to the package root from any of them.
+  splitting: true,
+  chunkNames: 'lazy-[name]-[hash]',
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -66,6 +71,9 @@ await build({
   // Without comments the file is ASCII: a single other character in it (there are some in comments)
   // makes V8 hold all 2 MB of source as UTF-16, twice the memory.
   minifyWhitespace: true,
+  // Folds constants and drops dead branches (a quarter of the file, and 5 MB of idle RSS: less for
+  // V8 to parse and hold). Identifiers keep their names: stack traces and `.name` stay readable.
+  minifySyntax: true,
   sourcemap: true,
   sourcesContent: false,
   logLevel: 'warning',

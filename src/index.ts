@@ -10,9 +10,14 @@
  * await sim.close();
  */
 import type { JsonWebKey } from 'node:crypto';
-import { createServer, type RequestListener, type Server } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
 import type { SimEventBus } from './admin/events.js';
 import { attachFeed } from './admin/feed.js';
 import { journalCalls } from './admin/journal-trace.js';
@@ -31,7 +36,6 @@ import type { Scenario } from './scenario/model.js';
 import type { ReplicaHealth } from './replica/replica.js';
 import type { InlineScenario } from './scenario/inline.js';
 import type { ScenarioIssue } from './scenario/load.js';
-import { listenGrpc } from './bindings/grpc/server.js';
 import { answerUnroutable, buildHttp } from './server.js';
 import type { TaskStore } from './store/task-store.js';
 import { Recording } from './record/recorder.js';
@@ -64,10 +68,11 @@ export interface Simulator {
   url: string;
   port: number;
   /**
-   * The same handlers as an express app, to mount in an app of your own (`app.use(sim.app)`); a
-   * body parser in front is fine. Requests it serves are journaled and judged like any other.
+   * The simulator's request handler, to mount in an express app of your own (`app.use(sim.app)`) or
+   * to serve with `node:http`; a body parser in front is fine. Requests it serves are journaled and
+   * judged like any other.
    */
-  app: Express;
+  app: (req: IncomingMessage, res: ServerResponse) => void;
   /** The `node:http` server it listens with, e.g. to watch its connections. */
   server: Server;
   /** With `grpcPort`: where the gRPC services listen, `host:port` (the card's GRPC interface). */
@@ -164,7 +169,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     plane,
   });
   const server = await listen(
-    settings.http === 'express' ? http.app : http.handle,
+    settings.http === 'express' ? await http.expressApp() : http.handle,
     settings.port,
     settings.host,
     settings.server,
@@ -206,7 +211,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   return {
     url,
     port: (server.address() as AddressInfo).port,
-    app: http.app,
+    app: http.handle,
     server,
     ...(grpc && grpcUrl && { grpcUrl, grpcPort: grpc.port }),
     clock: settings.clock,
@@ -307,3 +312,11 @@ export type { JournalEntry } from './admin/journal.js';
 export type { AnswerEntry } from './calls/answer-copy.js';
 export type { FaultRecord } from './chaos/fault-log.js';
 export type { DeliveryRecord } from './push/delivery-log.js';
+
+/** grpc-js and the protos are loaded only by a simulator that serves gRPC. */
+async function listenGrpc(
+  ...args: Parameters<typeof import('./bindings/grpc/server.js').listenGrpc>
+): ReturnType<typeof import('./bindings/grpc/server.js').listenGrpc> {
+  const grpc = await import('./bindings/grpc/server.js');
+  return grpc.listenGrpc(...args);
+}

@@ -1,15 +1,13 @@
 /**
  * The HTTP entry. The A2A surface (every agent's card, JSON-RPC and REST, and the workspace
  * gateway) is served by plain `node:http` handlers; express serves what it is good at, the control
- * plane under `/_sim` and the dashboard's files. `handle` is what the simulator listens with;
- * `app` is an express app with the same handlers mounted, for a server of the user's own.
+ * plane under `/_sim` and the dashboard's files, and is loaded on the first request there.
+ * `handle` is what the simulator listens with, and what a server of the user's own mounts.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import express, { type Express } from 'express';
 import type { ControlPlane } from './admin/control-plane.js';
 import { journalRequests } from './admin/journal-trace.js';
-import { adminRoutes } from './admin/routes.js';
 import { gatewayEndpoint, type GatewayAgent, type GatewayOptions } from './bindings/gateway/endpoint.js';
 import { sendRestError } from './bindings/rest-v1/errors.js';
 import { answerOnSocket } from './bindings/rest-v1/socket-answer.js';
@@ -31,11 +29,13 @@ export interface AppOptions {
   plane: ControlPlane;
 }
 
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
 export interface SimulatorHttp {
   /** Serves a request: the control plane through express, everything else directly. */
-  handle(req: IncomingMessage, res: ServerResponse): void;
-  /** The same handlers, mounted on an express app. */
-  app: Express;
+  handle: Handler;
+  /** The same handlers, all through the control plane's express app. */
+  expressApp(): Promise<Handler>;
 }
 
 const ADMIN_PREFIX = '/_sim';
@@ -79,14 +79,21 @@ export function buildHttp(
     }
   };
 
-  const app = express();
-  app.disable('x-powered-by');
-  app.disable('etag');
-  app.use(ADMIN_PREFIX, adminRoutes(plane));
-  app.use((req, res) => serveA2A(req, res));
+  let loading: Promise<Handler> | undefined;
+  const expressApp = () =>
+    (loading ??= import('./admin/admin-app.js').then(({ adminApp }) =>
+      adminApp(ADMIN_PREFIX, plane, serveA2A),
+    ));
+  const serveAdmin: Handler = (req, res) => {
+    expressApp().then(
+      (app) => app(req, res),
+      (error: unknown) =>
+        answerFailure(res, error, context.report, (failure) => sendRestError(req, res, failure)),
+    );
+  };
   return {
-    handle: (req, res) => (isAdminPath(req.url) ? app(req, res) : serveA2A(req, res)),
-    app,
+    handle: (req, res) => (isAdminPath(req.url) ? serveAdmin(req, res) : serveA2A(req, res)),
+    expressApp,
   };
 }
 

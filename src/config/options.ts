@@ -179,8 +179,8 @@ export interface SimulatorOptions {
   logger?: Logger;
   /**
    * What serves the A2A surface: `native` (plain `node:http` handlers, the fastest) or `express`
-   * (the express app that {@link Simulator.app} is, with the same handlers mounted), e.g. to check
-   * the simulator behaves the same mounted in an express server.
+   * (the control plane's express app, with the same handlers mounted), e.g. to check the simulator
+   * behaves the same mounted in an express server.
    */
   http?: 'native' | 'express';
   /**
