@@ -137,7 +137,10 @@ describe('a call with a traceparent', () => {
 
   it('starts a trace of its own when the traceparent is malformed', async () => {
     const answer = await t.drive(
-      postJson(t, '/message:send', v1Send('What is the weather today?'), { ...V1_HEADERS, traceparent: `${TRACEPARENT}-x` }),
+      postJson(t, '/message:send', v1Send('What is the weather today?'), {
+        ...V1_HEADERS,
+        traceparent: `${TRACEPARENT}-x`,
+      }),
     );
     const [entry] = t.sim.journal.list({ taskId: answer.body.task.id });
     expect(entry!.trace!.traceId).not.toBe(TRACE_ID);
@@ -165,7 +168,13 @@ describe('a gRPC call', () => {
     const answer = await t.drive(
       new Promise<any>((resolve, reject) =>
         client.SendMessage(
-          { message: { messageId: 'grpc-1', role: 'ROLE_USER', parts: [{ text: 'What is the weather today?' }] } },
+          {
+            message: {
+              messageId: 'grpc-1',
+              role: 'ROLE_USER',
+              parts: [{ text: 'What is the weather today?' }],
+            },
+          },
           metadataOf({ traceparent: TRACEPARENT }),
           (error: ServiceError | null, result: unknown) => (error ? reject(error) : resolve(result)),
         ),
