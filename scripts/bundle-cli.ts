@@ -8,10 +8,10 @@ import { readFile } from 'node:fs/promises';
 import { build, type Plugin } from 'esbuild';
 
 /**
- * Imported on first use only (a faker template, a live feed watcher, a shared store): left in
+ * Imported on first use only (a faker template, a live feed watcher, a shared store, exported traces): left in
  * node_modules for the dynamic import to find, rather than parsed with everything else at startup.
  */
-const ON_FIRST_USE = ['@faker-js/faker', '@faker-js/faker/*', 'ws', 'ioredis'];
+const ON_FIRST_USE = ['@faker-js/faker', '@faker-js/faker/*', 'ws', 'ioredis', '@opentelemetry/*'];
 
 /**
  * config.ts reads the version from `../package.json`, a path that holds for dist/config.js but not

@@ -49,8 +49,10 @@ function defaultOf(row: OptionRow): string {
 function describe(row: OptionRow): string {
   const text = row.doc === undefined ? cell(row.help) : cell(row.doc, { markdown: true });
   const old = (row.aliases ?? []).map((alias) => `\`--${alias}\``);
-  const oldVariables = envNamesOf(row).slice(1);
+  // A standard variable comes first; the row's own A2A_SIM_ one is read after it.
+  const [own, ...oldVariables] = envNamesOf(row).slice(row.standardEnv ? 1 : 0);
   const notes = [
+    ...(row.standardEnv && own ? [`\`${own}\` sets it too.`] : []),
     ...(old.length
       ? [
           `Old spelling${old.length > 1 ? 's' : ''}, still read (deprecated): ${old.join(', ')}${oldVariables.length ? ` and ${oldVariables.map((v) => `\`${v}\``).join(', ')}` : ''}.`,

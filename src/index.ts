@@ -247,6 +247,8 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       });
+      // After the server: the calls it ended complete their spans, which are exported now.
+      await shared.tracing?.close();
     },
   };
 }

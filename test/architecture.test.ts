@@ -306,6 +306,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['upstream'],
   ['bindings'],
   ['verdicts'],
+  ['tracing'],
   ['chaos', 'push'],
   ['calls'],
   ['runtime'],

@@ -28,6 +28,7 @@ export class RequestJournal {
   private first = 0;
   private counter = 0;
   private heldBytes = 0;
+  private readonly opened: ((exchange: Exchange) => void)[] = [];
   private readonly completed: ((exchange: Exchange) => void)[] = [];
 
   constructor(
@@ -46,7 +47,9 @@ export class RequestJournal {
 
   /** Opens the record of a request that just arrived. */
   open(arrival: Omit<Arrival, 'n'>, onStream?: (exchange: Exchange) => void): Exchange {
-    return this.keep(new Exchange({ n: ++this.counter, ...arrival }, onStream));
+    const exchange = this.keep(new Exchange({ n: ++this.counter, ...arrival }, onStream));
+    for (const listener of this.opened) listener(exchange);
+    return exchange;
   }
 
   /** Keeps an entry another replica of a shared store recorded (its numbers are its own). */
@@ -54,6 +57,11 @@ export class RequestJournal {
     const exchange = Exchange.fromEntry({ n: ++this.counter, ...entry });
     exchange.replica = replica;
     this.keep(exchange);
+  }
+
+  /** Called with each exchange as its request arrives, before any binding reads it. */
+  onOpen(listener: (exchange: Exchange) => void): void {
+    this.opened.push(listener);
   }
 
   /** Called with each exchange once its response is done (a stream's, when the stream ends). */

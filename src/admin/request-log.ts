@@ -32,6 +32,8 @@ export function logRequest(logger: Logger, exchange: Exchange, scenarioOf: Scena
     durationMs,
     streamed: streamed === true ? true : undefined,
     faults: exchange.faults.length > 0 ? exchange.faults : undefined,
+    traceId: exchange.trace?.traceId,
+    spanId: exchange.trace?.spanId,
   };
   logger.info(`${method} ${path} ${answer}`, fields);
 }

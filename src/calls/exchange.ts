@@ -13,6 +13,7 @@ import type { PushDialect, TaskState } from '../domain/types.js';
 import type { ClientIdentity } from '../runtime/api.js';
 import { AnswerCopy, type AnswerEntry } from './answer-copy.js';
 import type { OperationName } from './operations.js';
+import { traceContextOf, type CallTrace } from './trace-context.js';
 
 /** A JSON-RPC id longer than this is kept clipped (the answer echoes it whole). */
 const MAX_ID_CHARS = 128;
@@ -87,6 +88,8 @@ export interface JournalEntry extends Place {
   faults: number[];
   /** The replica that recorded it, when another replica of a shared store did (its numbers are its own). */
   replica?: string;
+  /** The W3C trace it belongs to: its `traceparent`'s, and its own span when spans are exported. */
+  trace?: CallTrace;
 }
 
 export interface Arrival {
@@ -115,6 +118,11 @@ export class Exchange {
   continues?: string;
   /** For a resume: the cursor it carried (`afterSeq`, `Last-Event-ID`). */
   cursor?: number;
+  /**
+   * The W3C trace it belongs to: read from its `traceparent` (and `tracestate`) as it arrived, and
+   * given its own span when spans are exported (src/tracing/).
+   */
+  trace?: CallTrace;
   /** An entry another replica of a shared store recorded, as this replica keeps it. */
   static fromEntry(entry: JournalEntry): Exchange {
     const {
@@ -147,6 +155,7 @@ export class Exchange {
     if (status !== undefined) exchange.status = status;
     if (streamed !== undefined) exchange.streamed = streamed;
     if (durationMs !== undefined) exchange.durationMs = durationMs;
+    if (entry.trace !== undefined) exchange.trace = entry.trace;
     exchange.faults.push(...entry.faults);
     return exchange;
   }
@@ -194,6 +203,8 @@ export class Exchange {
     this.method = arrival.method;
     this.path = arrival.path;
     this.headers = arrival.headers;
+    const trace = traceContextOf(arrival.headers);
+    if (trace) this.trace = trace;
     this.onStream = onStream;
   }
 
@@ -264,6 +275,7 @@ export class Exchange {
   /** What its copies of the request and answer hold, approximately, in bytes: what the journal counts. */
   requestBytes(): number {
     let bytes = EXCHANGE_BYTES + this.path.length + (this.body?.length ?? 0) + (this.answer?.bytes ?? 0);
+    if (this.trace) bytes += TRACE_BYTES + (this.trace.state?.length ?? 0);
     for (const name in this.headers) bytes += name.length + this.headers[name]!.length;
     return bytes;
   }
@@ -303,12 +315,15 @@ export class Exchange {
     if (this.durationMs !== undefined) entry.durationMs = this.durationMs;
     if (this.answer !== undefined) entry.answer = this.answer.toEntry(this.streamed === true);
     if (this.replica !== undefined) entry.replica = this.replica;
+    if (this.trace !== undefined) entry.trace = this.trace;
     return entry;
   }
 }
 
 /** What an exchange costs beside its request's copies, approximately. */
 const EXCHANGE_BYTES = 400;
+/** What its trace's ids cost, approximately. */
+const TRACE_BYTES = 150;
 
 /** Bodies are kept up to this size; the rest is cut off (and said so). */
 export const MAX_BODY_CHARS = 16 * 1024;

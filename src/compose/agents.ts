@@ -27,6 +27,9 @@ import { witnessLayer, witnessRefused } from '../verdicts/witness.js';
 import { generationLayer, LongPolls } from '../calls/generation.js';
 import { perform, pipeline, type Layer } from '../calls/pipeline.js';
 import { TaskStore } from '../store/task-store.js';
+import { startTracing, type Tracing } from '../tracing/export.js';
+import { traceLayer } from '../tracing/layer.js';
+import { VERSION } from '../config.js';
 import type { Catalog } from './catalog.js';
 import type { Settings } from './settings.js';
 
@@ -43,6 +46,8 @@ export interface Shared {
   replica?: Replica;
   /** The GetTask calls held for their task's generation; present with `--preview generation`. */
   longPolls?: LongPolls;
+  /** Exports a span per call; present with `--otel-endpoint`. */
+  tracing?: Tracing;
 }
 
 export interface ServedAgent {
@@ -76,7 +81,20 @@ export async function connectShared(
   settings: Settings,
   chaosProfiles: Catalog['chaosProfiles'],
 ): Promise<Shared> {
-  const shared = createShared(settings, chaosProfiles);
+  const created = createShared(settings, chaosProfiles);
+  const { otelEndpoint: endpoint, clock } = settings;
+  const shared =
+    endpoint === undefined
+      ? created
+      : {
+          ...created,
+          tracing: await startTracing({
+            endpoint,
+            clock,
+            version: VERSION,
+            report: (error) => settings.logger.error('tracing: the last spans could not be exported', error),
+          }),
+        };
   if (settings.store.kind === 'memory') return shared;
   return { ...shared, replica: await Replica.connect(settings.store, shared.store, settings.logger) };
 }
@@ -251,13 +269,15 @@ export function serveAgent(settings: Settings, shared: Shared, plan: AgentPlan):
 }
 
 /**
- * The per-call layers, outermost first: the replica's sync, then the witness, then chaos, then the
+ * The per-call layers, outermost first: the replica's sync, the trace (outside chaos: a span shows
+ * what the client got), then the witness, then chaos, then the
  * generation preview nearest the service (a held GetTask is held after chaos had its say).
  */
 function layersOf(shared: Shared, witness: Layer, chaos: Layer): Layer[] {
-  const { replica, longPolls, store } = shared;
+  const { replica, longPolls, store, tracing } = shared;
   return [
     ...(replica ? [syncLayer(replica)] : []),
+    traceLayer(tracing?.spans),
     witness,
     chaos,
     ...(longPolls ? [generationLayer(store, longPolls)] : []),

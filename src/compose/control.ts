@@ -37,6 +37,12 @@ export function composeControl(
   faults.onRecord((fault) => events.publish({ type: 'chaos:fault', fault }));
   const journal = new RequestJournal(settings.journalSize, settings.journalBytes);
   journal.onComplete((exchange) => logRequest(settings.logger, exchange, (id) => store.find(id)?.scenarioId));
+  const spans = shared.tracing?.spans;
+  if (spans) {
+    journal.onOpen((exchange) => spans.opened(exchange));
+    journal.onComplete((exchange) => spans.completed(exchange));
+    faults.onRecord((fault) => spans.faulted(fault));
+  }
   deliveries.onRecord((delivery) => events.publish({ type: 'push:attempt', delivery }));
   const { judge } = shared;
   judge.onChange(

@@ -75,6 +75,8 @@ export interface Settings {
   card: Omit<AgentCardOptions, 'path' | 'security' | 'extensions'>;
   apiKeys?: Record<string, string[]>;
   adminToken?: string;
+  /** Where spans are exported (OTLP/HTTP); none, none are. */
+  otelEndpoint?: string;
   journalSize: number;
   journalBytes: number;
   verdictBytes: number;
@@ -149,6 +151,7 @@ export function resolveSettings(given: SimulatorOptions): Settings {
     },
     ...(options.apiKeys && { apiKeys: options.apiKeys }),
     ...(options.adminToken !== undefined && { adminToken: options.adminToken }),
+    ...(options.otelEndpoint !== undefined && { otelEndpoint: options.otelEndpoint }),
     journalSize: options.journalSize,
     journalBytes: options.journalBytes,
     verdictBytes: options.verdictBytes,

@@ -135,6 +135,12 @@ export interface SimulatorOptions {
   push?: Partial<PushOptions>;
   /** Lets non-loopback clients use the control plane (`/_sim`) when they present it. Default: none, loopback only. */
   adminToken?: string;
+  /**
+   * Exports a span per call to this OTLP/HTTP endpoint (a collector's base URL, `/v1/traces` added);
+   * see docs/tracing.md. Default: none, nothing exported and no OpenTelemetry module loaded.
+   * @example 'http://localhost:4318'
+   */
+  otelEndpoint?: string;
   /** Requests kept in the journal (`GET /_sim/requests`). */
   journalSize?: number;
   /** What the journal's requests may hold together (headers and clipped bodies), approximately. */

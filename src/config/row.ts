@@ -45,6 +45,11 @@ interface RowText {
    * what one command does (`--json`, `--out`, `--target`) have none.
    */
   env: boolean;
+  /**
+   * A variable other tools read too, read before `A2A_SIM_<FLAG>` and shown in its place
+   * (`OTEL_EXPORTER_OTLP_ENDPOINT`, as every OpenTelemetry exporter reads it).
+   */
+  standardEnv?: string;
   /** The value's placeholder in docs/cli.md: `N`, `DIR`, `URL`. Default: from its type. */
   arg?: string;
   /** The line in `--help`. */
@@ -170,5 +175,6 @@ export function envName(flag: string): string {
 
 /** The variables that set a row: its own, then its old spellings'. None when it has no variable. */
 export function envNamesOf(row: OptionRow): string[] {
-  return row.env ? [row.flag, ...(row.aliases ?? [])].map(envName) : [];
+  if (!row.env) return [];
+  return [...(row.standardEnv ? [row.standardEnv] : []), ...[row.flag, ...(row.aliases ?? [])].map(envName)];
 }

@@ -250,6 +250,17 @@ export const CONTROL_PLANE = group('Control plane', [
     doc: 'Where tasks live: `memory`, or `redis://HOST[:PORT][/DB]` to run as one replica of a simulator shared through Redis (see [Replicas](replicas.md))',
   },
   {
+    name: 'otelEndpoint',
+    flag: 'otel-endpoint',
+    env: true,
+    standardEnv: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+    type: 'string',
+    arg: 'URL',
+    help: 'Export a span per call to this OTLP/HTTP endpoint (a collector, e.g. http://localhost:4318)',
+    defaultText: 'off',
+    doc: "Export a span per call, with its stream events and faults, to this OTLP/HTTP endpoint (a collector's base URL; `/v1/traces` is added); off, no OpenTelemetry module is loaded (see [Tracing](tracing.md))",
+  },
+  {
     name: 'journalSize',
     flag: 'journal-size',
     env: true,

@@ -59,7 +59,7 @@ export class PushDispatcher implements PushDelivery {
   }
 
   start(record: TaskRecord, config: PushConfig, afterSeq: number, ctx: CallContext): void {
-    const delivery = new ConfigDelivery(config, this.options, ctx.deliveryChaos);
+    const delivery = new ConfigDelivery(config, this.options, ctx.deliveryChaos, ctx.traceHeaders);
     this.deliveries.set(config, delivery);
     delivery.unfollow = record.log.follow(afterSeq, {
       onEvent: (event) => delivery.enqueue(event),
@@ -87,6 +87,7 @@ class ConfigDelivery {
     private readonly config: PushConfig,
     private readonly options: DispatcherOptions,
     private readonly chaos: DeliveryChaos | undefined,
+    private readonly traceHeaders: Readonly<Record<string, string>> | undefined,
   ) {}
 
   enqueue(event: LoggedEvent): void {
@@ -197,6 +198,7 @@ class ConfigDelivery {
       'Content-Type': CONTENT_TYPE[config.dialect],
       'X-A2A-Sim-Seq': String(event.seq),
       'X-A2A-Sim-Task-Id': config.taskId,
+      ...this.traceHeaders,
     };
     if (config.token) headers['X-A2A-Notification-Token'] = config.token;
     const auth = config.authentication;

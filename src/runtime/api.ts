@@ -43,6 +43,11 @@ export interface CallContext {
   signal?: AbortSignal;
   /** How the webhooks this call creates misbehave (set by the chaos layer). */
   deliveryChaos?: DeliveryChaos;
+  /**
+   * The W3C trace headers (`traceparent`, `tracestate`) the webhooks this call creates carry on, so a
+   * delivery joins the trace of the call that asked for it (set by the trace layer).
+   */
+  traceHeaders?: Readonly<Record<string, string>>;
   /** The scenario a message matched, once matched: a message is matched once per call. */
   matched?: { message: Message; selection: ScenarioSelection };
 }

@@ -170,6 +170,11 @@ const EXPECTED: { file: string; block: string; output: string[] }[] = [
   },
   { file: 'docs/chaos.md', block: 'X-Sim-Chaos', output: ['"kind":"drop"', '"id":'] },
   {
+    file: 'docs/tracing.md',
+    block: 'traceparent',
+    output: ['"trace":{"traceId":"4bf92f3577b34da6a3ce929d0e0e4736","parentId":"00f067aa0ba902b7"'],
+  },
+  {
     file: 'docs/control-plane.md',
     block: 'CROSS_SITE',
     output: ['CROSS_SITE_REQUEST_REFUSED', ' 403\n', ' 200\n'],

@@ -1,0 +1,84 @@
+/**
+ * A call's span, with the real SDK exporting into memory: its events are capped, the rest counted,
+ * so a long stream cannot grow memory; its times are the simulator's clock's.
+ */
+import * as api from '@opentelemetry/api';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { describe, expect, it } from 'vitest';
+import { Exchange } from '../../src/calls/exchange.js';
+import type { WireItem, WireSink } from '../../src/calls/wire.js';
+import { VirtualClock } from '../../src/lib/clock.js';
+import { CallSpans, MAX_STREAM_EVENTS } from '../../src/tracing/spans.js';
+import { tracesUrl } from '../../src/tracing/export.js';
+
+function setup() {
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({
+    spanLimits: { eventCountLimit: 10_000 },
+    spanProcessors: [new SimpleSpanProcessor(exporter)],
+  });
+  const clock = new VirtualClock();
+  const spans = new CallSpans(api, provider.getTracer('test'), clock);
+  return { exporter, clock, spans };
+}
+
+const ms = ([seconds, nanos]: [number, number]) => seconds * 1000 + nanos / 1e6;
+
+const statusEvent = (seq: number): WireItem => ({
+  kind: 'event',
+  event: {
+    seq,
+    taskId: 't1',
+    contextId: 'c1',
+    event: { kind: 'status', status: { state: 'working', timestamp: '' } },
+  } as never,
+});
+
+describe('a call span', () => {
+  it('records the first stream events, then counts the rest', () => {
+    const { exporter, clock, spans } = setup();
+    const exchange = new Exchange({ n: 1, atMs: clock.now(), method: 'POST', path: '/', headers: {} });
+    spans.opened(exchange);
+    let sink: WireSink | undefined;
+    const stream = spans.watch(exchange, { start: (s) => (sink = s), stop: () => undefined });
+    const got: WireItem[] = [];
+    stream.start({
+      item: (i) => got.push(i),
+      end: () => undefined,
+      open: () => undefined,
+      abort: () => undefined,
+    });
+    for (let seq = 1; seq <= MAX_STREAM_EVENTS + 5; seq++) sink!.item(statusEvent(seq));
+    sink!.item({ kind: 'keep-alive' });
+    clock.advance(250);
+    exchange.status = 200;
+    exchange.durationMs = 250;
+    spans.completed(exchange);
+    const [span] = exporter.getFinishedSpans();
+    expect(got).toHaveLength(MAX_STREAM_EVENTS + 6);
+    expect(span!.events).toHaveLength(MAX_STREAM_EVENTS);
+    expect(span!.attributes['a2a.stream.events_dropped']).toBe(5);
+    expect(span!.events[0]!.attributes).toMatchObject({ 'a2a.event.seq': 1, 'a2a.task.state': 'working' });
+    expect(ms(span!.duration)).toBe(250);
+    expect(ms(span!.startTime)).toBe(exchange.atMs);
+  });
+});
+
+describe('tracesUrl', () => {
+  it.each([
+    ['http://collector:4318', 'http://collector:4318/v1/traces'],
+    ['http://collector:4318/', 'http://collector:4318/v1/traces'],
+    ['https://otel.example/base/', 'https://otel.example/base/v1/traces'],
+    ['http://collector:4318/v1/traces', 'http://collector:4318/v1/traces'],
+  ])('sends spans for %s to %s', (endpoint, url) => {
+    expect(tracesUrl(endpoint)).toBe(url);
+  });
+
+  it.each(['collector:4318', 'grpc://collector:4317', 'not a url'])('refuses %s with a hint', (endpoint) => {
+    expect(() => tracesUrl(endpoint)).toThrow(/^Failed to export traces: .*e\.g\. http:\/\/localhost:4318/);
+  });
+});
