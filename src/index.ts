@@ -28,7 +28,7 @@ import { composeAgents, connectShared } from './compose/agents.js';
 import { loadCatalog } from './compose/catalog.js';
 import { composeControl } from './compose/control.js';
 import { resolveSettings, type Settings } from './compose/settings.js';
-import type { SimulatorOptions } from './config.js';
+import { VERSION, type SimulatorOptions } from './config.js';
 import type { Clock } from './lib/clock.js';
 import type { Logger } from './lib/log.js';
 import type { DeliveryLog } from './push/delivery-log.js';
@@ -151,7 +151,13 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   const recording =
     settings.record && agents.root.proxy && upstream
       ? new Recording(agents.root.proxy, shared.store, {
-          ...settings.record,
+          out: settings.record.out,
+          match: settings.record.match,
+          redact: settings.record.redact,
+          ...(settings.record.har !== undefined && {
+            // The journal comes with the control plane, below; it is read when the recording stops.
+            har: { file: settings.record.har, calls: () => plane.journal.entries(), version: VERSION },
+          }),
           clock: settings.clock,
           source: {
             url: upstream.url,

@@ -21,6 +21,8 @@ export interface ControlPlane {
   faults: FaultLog;
   deliveries: DeliveryLog;
   chaos: GlobalChaos;
+  /** The simulator's version (a HAR export's creator). */
+  version: string;
   /** `--admin-token`; without it, loopback clients only. */
   adminToken?: string;
   health(): Record<string, unknown>;

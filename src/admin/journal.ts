@@ -79,9 +79,17 @@ export class RequestJournal {
   }
 
   list(query: JournalQuery = {}): JournalEntry[] {
-    const kept: JournalEntry[] = [];
-    for (let i = this.first; i < this.exchanges.length; i++) {
-      const e = this.exchanges[i]!;
+    return [...this.entries(query)];
+  }
+
+  /**
+   * The entries `query` selects, oldest first, each made when it is asked for: an export streams
+   * them, and the journal may forget some or compact meanwhile, so it walks a copy of the list and
+   * skips what is no longer kept.
+   */
+  *entries(query: JournalQuery = {}): Generator<JournalEntry> {
+    for (const e of this.exchanges.slice(this.first)) {
+      if (this.indexOf(e.n) === undefined) continue;
       const read = e.read;
       if (
         (query.binding === undefined || read?.binding === query.binding) &&
@@ -91,21 +99,25 @@ export class RequestJournal {
         (query.since === undefined || e.atMs >= query.since) &&
         (query.after === undefined || e.n > query.after)
       ) {
-        kept.push(e.toJSON());
+        yield e.toJSON();
       }
     }
-    return kept;
   }
 
   /** The entry numbered `n`, while the journal keeps it. */
   find(n: number): JournalEntry | undefined {
+    const i = this.indexOf(n);
+    return i === undefined ? undefined : this.exchanges[i]!.toJSON();
+  }
+
+  private indexOf(n: number): number | undefined {
     // Numbers only grow, one per exchange, but adopted entries and clears leave gaps: search.
     let low = this.first;
     let high = this.exchanges.length - 1;
     while (low <= high) {
       const mid = (low + high) >>> 1;
       const exchange = this.exchanges[mid]!;
-      if (exchange.n === n) return exchange.toJSON();
+      if (exchange.n === n) return mid;
       if (exchange.n < n) low = mid + 1;
       else high = mid - 1;
     }

@@ -18,6 +18,7 @@ import type { DeliveryOutcome } from '../push/delivery-log.js';
 import type { TaskRecord } from '../store/task-store.js';
 import { checkAdminAccess, checkNotCrossSite } from './access.js';
 import { dashboardFiles } from './dashboard-files.js';
+import { sendHar } from './har-export.js';
 import { resetPlane, setChaos, type ControlPlane, type ResetFilter } from './control-plane.js';
 import type { JournalQuery } from './journal.js';
 
@@ -149,18 +150,14 @@ export function adminRoutes(plane: ControlPlane): Router {
   });
 
   router.get('/requests', (req, res) => {
-    const { binding, method, taskId, workspace, since } = stringQuery(req);
-    const query: JournalQuery = {
-      ...(binding !== undefined && { binding }),
-      ...(method !== undefined && { method }),
-      ...(taskId !== undefined && { taskId }),
-      ...(workspace !== undefined && { workspace }),
-      ...(since !== undefined && { since: /^\d+$/.test(since) ? Number(since) : Date.parse(since) }),
-      ...after(req),
-    };
     // Without the answers: a list is polled (the dashboard's, every few seconds), and each answer's
     // copy may be 16 KiB; one entry in full is `GET /requests/{n}`.
-    ok(res, { requests: plane.journal.list(query).map(({ answer: _answer, ...entry }) => entry) });
+    const requests = plane.journal.list(journalQuery(req));
+    ok(res, { requests: requests.map(({ answer: _answer, ...entry }) => entry) });
+  });
+  router.get('/requests.har', async (req, res) => {
+    const origin = `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+    await sendHar(res, plane.journal.entries(journalQuery(req)), { version: plane.version, origin });
   });
   router.get('/requests/:n', (req, res) => {
     const n = String(req.params['n']);
@@ -236,6 +233,19 @@ function stringQuery(req: Request): Record<string, string | undefined> {
   return Object.fromEntries(
     Object.entries(req.query).map(([key, value]) => [key, typeof value === 'string' ? value : undefined]),
   );
+}
+
+/** The journal's filters, the same for its list and its HAR export. */
+function journalQuery(req: Request): JournalQuery {
+  const { binding, method, taskId, workspace, since } = stringQuery(req);
+  return {
+    ...(binding !== undefined && { binding }),
+    ...(method !== undefined && { method }),
+    ...(taskId !== undefined && { taskId }),
+    ...(workspace !== undefined && { workspace }),
+    ...(since !== undefined && { since: /^\d+$/.test(since) ? Number(since) : Date.parse(since) }),
+    ...after(req),
+  };
 }
 
 function after(req: Request): { after?: number } {

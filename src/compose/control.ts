@@ -57,6 +57,7 @@ export function composeControl(
     faults,
     deliveries,
     chaos: shared.chaos,
+    version: VERSION,
     ...(settings.adminToken !== undefined && { adminToken: settings.adminToken }),
     ...(replica && { sync: () => replica.sync(), changed: (change) => replica.changed(change) }),
     health: () => ({

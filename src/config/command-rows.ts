@@ -122,6 +122,15 @@ export const RECORDING = group('Recording', [
     arg: 'KEY',
     help: 'A metadata key never to write (repeatable); credentials never are',
   },
+  {
+    name: 'record.har',
+    flag: 'har',
+    env: false,
+    type: 'string',
+    arg: 'FILE',
+    help: "Also write the session's calls to FILE as HAR 1.2 (requests, answers, SSE frames)",
+    doc: "Also write the session's calls to `FILE` as HAR 1.2, as `GET /_sim/requests.har` shows them (see [Record and proxy](record-and-proxy.md#the-calls-as-har))",
+  },
 ]);
 
 export const EXAM = group(OWN_OPTIONS, [

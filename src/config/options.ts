@@ -231,4 +231,6 @@ export interface RecordOptions {
   match?: 'text' | 'messageId-prefix' | 'metadata' | 'skill';
   /** Header and metadata names never written, besides credentials, which never are. */
   redact?: string[];
+  /** A file to write the session's calls to as well, as HAR 1.2 (what the request journal kept). */
+  har?: string;
 }

@@ -223,7 +223,7 @@ class TurnPlanner {
     };
     const { chunks } = accepted(step.variants, this.input);
     for (const [i, chunk] of chunks.entries()) {
-      if (i > 0) this.atMs += this.delay(step.every);
+      if (i > 0) this.atMs += this.delay(step.every[(i - 1) % step.every.length]!);
       const parts: Part[] = renderParts(chunk, this.scope);
       yield this.entry({
         kind: 'artifact',

@@ -1,7 +1,12 @@
 /**
  * Records a real agent through the proxy: collects the conversations as they happen and writes
- * them when the recording stops (Ctrl-C, `POST /_sim/record/stop`, or the end of the client command).
+ * them when the recording stops (Ctrl-C, `POST /_sim/record/stop`, or the end of the client command),
+ * and with `har`, the session's calls as an HTTP Archive too.
  */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { JournalEntry } from '../calls/exchange.js';
+import { harChunks } from '../calls/har.js';
 import type { Clock } from '../lib/clock.js';
 import type { ProxyService } from '../runtime/proxy.js';
 import type { TaskStore } from '../store/task-store.js';
@@ -15,6 +20,8 @@ export interface RecordingOptions {
   redact: readonly string[];
   source: { url: string; binding: string; card?: CardSummary; name?: string };
   clock: Clock;
+  /** Where to write the calls as HAR, with what gives them (the request journal) and the version. */
+  har?: { file: string; calls: () => Iterable<JournalEntry>; version: string };
 }
 
 export interface RecordingResult {
@@ -22,6 +29,8 @@ export interface RecordingResult {
   files: string[];
   /** Conversations recorded (the same one twice counts twice). */
   conversations: number;
+  /** The HAR file written, when one was asked for. */
+  har?: string;
 }
 
 export class Recording {
@@ -43,7 +52,13 @@ export class Recording {
       ...this.options,
       date: new Date(this.options.clock.now()).toISOString().slice(0, 10),
     });
-    const result = { files, conversations: conversations.length };
+    const { har } = this.options;
+    if (har) {
+      await mkdir(path.dirname(har.file), { recursive: true });
+      // An iterable is written as it is read: one entry in memory at a time, not the whole archive.
+      await writeFile(har.file, harChunks(har.calls(), { version: har.version }));
+    }
+    const result = { files, conversations: conversations.length, ...(har && { har: har.file }) };
     for (const listener of this.stopListeners) listener(result);
     return result;
   }

@@ -1,9 +1,9 @@
 /**
  * A recorded conversation as a scenario script: the agent's events become steps with the delays
  * observed before them, an input-required pause becomes an input step whose branch holds the turn
- * its answer started, and an artifact sent in chunks stays in the same chunks. Recordings of the
- * same conversation merge: their delays become the range they spanned, their different answers to
- * one question become branches of the same input step.
+ * its answer started, and an artifact sent in chunks stays in the same chunks, each gap between
+ * them kept as observed. Recordings of the same conversation merge: their delays become the range
+ * they spanned, their different answers to one question become branches of the same input step.
  */
 import type { JsonValue, Part, TaskEvent, TaskState } from '../domain/types.js';
 import { textOf } from '../engine/plan.js';
@@ -20,7 +20,11 @@ export type RecordedStep =
       description?: string;
       chunks: Part[][];
       after: Delays;
-      every: Delays;
+      /**
+       * One entry per gap between chunks, in order: a stream's pace is in its gaps, so a replay
+       * that drew every gap from their overall range would keep none of it.
+       */
+      every: Delays[];
     }
   | {
       kind: 'input';
@@ -57,7 +61,7 @@ export function stepsOf(turns: readonly Turn[], index: number, ids: Omit<Echoes,
     const last = steps.at(-1);
     if (step.kind === 'artifact' && last?.kind === 'artifact' && event.kind === 'artifact' && event.append) {
       last.chunks.push(step.chunks[0]!);
-      last.every.push(after);
+      last.every.push([after]);
       continue;
     }
     steps.push(step);
@@ -127,7 +131,9 @@ export function mergeSteps(a: RecordedStep[], b: RecordedStep[]): boolean {
   a.forEach((step, i) => {
     const other = b[i]!;
     step.after.push(...other.after);
-    if (step.kind === 'artifact' && other.kind === 'artifact') step.every.push(...other.every);
+    if (step.kind === 'artifact' && other.kind === 'artifact') {
+      step.every.forEach((gap, g) => gap.push(...other.every[g]!));
+    }
     if (step.kind === 'input' && other.kind === 'input') {
       for (const branch of other.branches) {
         const same = step.branches.find((own) => own.text.toLowerCase() === branch.text.toLowerCase());

@@ -6,7 +6,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { stringify } from 'yaml';
+import { stringify, YAMLSeq } from 'yaml';
 import type { JsonObject, JsonValue, Message, Part } from '../domain/types.js';
 import type { CardSummary } from '../upstream/card.js';
 import type { Conversation } from './conversations.js';
@@ -244,7 +244,7 @@ function stepDocument(step: RecordedStep, redact: readonly string[]): Record<str
         ...(step.name && { name: step.name }),
         ...(step.description && { description: step.description }),
         ...(more.length
-          ? { chunks: step.chunks.map((parts) => content(parts, redact)), ...delay(step.every, 'every') }
+          ? { chunks: step.chunks.map((parts) => content(parts, redact)), ...every(step.every) }
           : { parts: only!.map((part) => partDocument(part, redact)) }),
       };
       return { artifact, ...delay(step.after) };
@@ -302,14 +302,34 @@ function partDocument(part: Part, redact: readonly string[]): Record<string, unk
 
 /** The delay as observed, rounded to 10 ms; several recordings give the range they spanned. */
 function delay(observed: number[], key = 'after'): Record<string, unknown> {
-  if (observed.length === 0) return {};
+  const value = observed.length === 0 ? undefined : delayValue(observed);
+  return value === undefined || value === '0ms' ? {} : { [key]: value };
+}
+
+function delayValue(observed: number[]): string | { min: string; max: string } {
   const rounded = observed.map((ms) => Math.round(ms / 10) * 10);
   // A loop, not Math.min(...rounded), which throws past about 100,000 values (a long recording).
   let min = Infinity;
   let max = -Infinity;
   for (const ms of rounded) [min, max] = [Math.min(min, ms), Math.max(max, ms)];
-  if (max === 0) return {};
-  return { [key]: min === max ? `${min}ms` : { min: `${min}ms`, max: `${max}ms` } };
+  return min === max ? `${min}ms` : { min: `${min}ms`, max: `${max}ms` };
+}
+
+/**
+ * The gaps between an artifact's chunks: one delay when they were all alike, else the list of them
+ * in order (on one line), so that a replay keeps the recorded pace: one range over gaps of 0 ms
+ * and 1 s would replay a one-a-second stream at twice its speed.
+ */
+function every(gaps: number[][]): Record<string, unknown> {
+  const values = gaps.map(delayValue);
+  const first = JSON.stringify(values[0]);
+  if (values.every((value) => JSON.stringify(value) === first)) {
+    return values[0] === undefined || values[0] === '0ms' ? {} : { every: values[0] };
+  }
+  const list = new YAMLSeq();
+  list.flow = true;
+  list.items = values;
+  return { every: list };
 }
 
 function agentDocument(

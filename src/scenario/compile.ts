@@ -146,7 +146,9 @@ class Compiler implements ScriptCompiler {
         ...(a.metadata !== undefined && { metadata: a.metadata as JsonObject }),
         variants,
         append: a.append ?? false,
-        every: this.delay(a.every, [...at, 'every']),
+        every: Array.isArray(a.every)
+          ? a.every.map((d, i) => this.delay(d, [...at, 'every', i]))
+          : [this.delay(a.every, [...at, 'every'])],
         after: this.delay(raw.after, [...path, 'after']),
         next: END,
       };

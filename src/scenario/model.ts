@@ -58,7 +58,8 @@ export type Step = (
       variants: ArtifactVariant[];
       /** The first chunk's `append` flag; the later ones always append. */
       append: boolean;
-      every: DelaySpec;
+      /** The delay before chunk `i > 0` is `every[(i - 1) % every.length]`. */
+      every: DelaySpec[];
       after: DelaySpec;
     }
   | { kind: 'wait'; delay: DelaySpec }

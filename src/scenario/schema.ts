@@ -128,7 +128,13 @@ export const ArtifactStep = z.strictObject({
           description:
             "The same artifact in several media types: the first the client's acceptedOutputModes accept is sent (the first of all without them); accepting none refuses the message with ContentTypeNotSupportedError.",
         }),
-      every: Delay.optional().meta({ description: 'Delay between chunks.' }),
+      every: z
+        .union([Delay, z.array(Delay).min(1)])
+        .optional()
+        .meta({
+          description:
+            "Delay between chunks: one for every gap, or a list with one per gap in order (a recording's observed gaps), read again from its start when the chunks outnumber it.",
+        }),
       append: z.boolean().optional().meta({
         description:
           'Send the first chunk with append: true too (later chunks always append): it adds to an artifact with the same id sent before, or starts one. Default: false.',

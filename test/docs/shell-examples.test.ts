@@ -194,6 +194,7 @@ const EXPECTED: { file: string; block: string; output: string[] }[] = [
     block: 'client.sh',
     output: [
       'Recorded 2 conversation(s) into 2 scenario(s) and an agent file',
+      'The calls as HAR: calls.har',
       'no secret was written',
       'ok: 2 scenario(s), 1 agent(s) valid',
       '"name":"Weather report (recorded)"',

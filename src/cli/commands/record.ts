@@ -62,8 +62,8 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
   },
 };
 
-function report({ files, conversations }: RecordingResult): void {
+function report({ files, conversations, har }: RecordingResult): void {
   process.stdout.write(
-    `Recorded ${conversations} conversation(s) into ${files.length - 1} scenario(s) and an agent file:\n${files.map((f) => `  ${f}`).join('\n')}\n`,
+    `Recorded ${conversations} conversation(s) into ${files.length - 1} scenario(s) and an agent file:\n${files.map((f) => `  ${f}`).join('\n')}\n${har ? `The calls as HAR: ${har}\n` : ''}`,
   );
 }
