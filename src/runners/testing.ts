@@ -64,7 +64,7 @@ export function a2aSim(options: A2aSimOptions = {}): A2aSim {
       sim = await createSimulator({ port: 0, host: '127.0.0.1', logLevel: 'silent', ...options, clock });
       return sim;
     },
-    reset: () => started().reset(),
+    reset: async () => started().reset(),
     async stop() {
       const running = sim;
       sim = undefined;

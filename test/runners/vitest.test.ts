@@ -7,8 +7,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
-import { registerA2aSim, useA2aSim, VirtualClock, type A2aSim } from '../../src/runners/vitest.js';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import {
+  registerA2aSim,
+  useA2aSim,
+  VirtualClock,
+  type A2aSim,
+  type TestHooks,
+} from '../../src/runners/vitest.js';
 import { admin, postJson, v1Send, V1_HEADERS } from '../helpers/wire.js';
 
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
@@ -81,6 +87,12 @@ describe('registerA2aSim', () => {
     }
     expect(() => a2a.sim).toThrow(/not started/);
     await expect(a2a.stop()).resolves.toBeUndefined();
+  });
+
+  it("takes node:test's hooks as they are (a check tsc makes)", () => {
+    expectTypeOf<typeof import('node:test').before>().toExtend<TestHooks['beforeAll']>();
+    expectTypeOf<typeof import('node:test').afterEach>().toExtend<TestHooks['afterEach']>();
+    expectTypeOf<typeof import('node:test').after>().toExtend<TestHooks['afterAll']>();
   });
 
   it('rejects a chaos setting with a mistake, and keeps the one it had', async () => {
