@@ -5,7 +5,7 @@
 FROM node:26-alpine AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# No lifecycle scripts yet: `prepare` builds, and the sources are not here until the next steps.
+# No lifecycle scripts: the build is the explicit step below, once the sources are here.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src

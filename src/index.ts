@@ -9,7 +9,6 @@
  * clock.advance(5_000);
  * await sim.close();
  */
-import type { JsonWebKey } from 'node:crypto';
 import {
   createServer,
   type IncomingMessage,
@@ -18,6 +17,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { resetPlane } from './admin/control-plane.js';
 import type { SimEventBus } from './admin/events.js';
 import { attachFeed } from './admin/feed.js';
 import { journalCalls } from './admin/journal-trace.js';
@@ -57,6 +57,14 @@ export interface SimAgent {
   definition: AgentDefinition;
 }
 
+/**
+ * A request handler as express and `node:http` call it: `app.use(sim.app)` in an express app, or
+ * `createServer(sim.app)`.
+ * @note Not express's own `Express` type: the package's types then compile in a project without
+ * `@types/express`.
+ */
+export type SimApp = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
+
 /** The task store as the simulator's user sees it: to read and to watch, not to change. */
 export type TaskStoreView = Pick<
   TaskStore,
@@ -72,7 +80,7 @@ export interface Simulator {
    * to serve with `node:http`; a body parser in front is fine. Requests it serves are journaled and
    * judged like any other.
    */
-  app: (req: IncomingMessage, res: ServerResponse) => void;
+  app: SimApp;
   /** The `node:http` server it listens with, e.g. to watch its connections. */
   server: Server;
   /** With `grpcPort`: where the gRPC services listen, `host:port` (the card's GRPC interface). */
@@ -95,8 +103,11 @@ export interface Simulator {
   store: TaskStoreView;
   /** Every fault chaos injected, newest last. */
   faults: Pick<FaultLog, 'list' | 'onRecord'>;
-  /** The public key the cards are signed with (a JWK with `kid`), when `cardSigningKey` is set. */
-  cardSigningKey?: JsonWebKey;
+  /**
+   * The public key the cards are signed with (a JWK with `kid`), when `cardSigningKey` is set.
+   * @note A plain record: `node:crypto`'s `JsonWebKey` type is gone from newer `@types/node`.
+   */
+  cardSigningKey?: Record<string, unknown>;
   /** Every webhook delivery attempt, newest last. */
   deliveries: Pick<DeliveryLog, 'list' | 'onRecord'>;
   /** Every request to an agent, newest last. */
@@ -114,6 +125,19 @@ export interface Simulator {
   resetScenarios(): void;
   /** Re-reads the scenario directories; a broken file keeps its previous version. */
   reload(): Promise<{ issues: ScenarioIssue[] }>;
+  /**
+   * Back to how it started, between tests: removes every task, clears the journal, faults,
+   * deliveries and verdicts (as `POST /_sim/reset`), forgets the scenarios {@link use} added, and
+   * puts the global chaos back to the `chaos` option. The clock keeps its time.
+   * @example afterEach(() => sim.reset());
+   */
+  reset(): Promise<void>;
+  /**
+   * Sets the global chaos (as `PUT /_sim/chaos`): a profile name, `key=value` pairs, a
+   * `*.chaos.yaml` path, or null for none; rejects on a mistake.
+   * @example await sim.setChaos('drop-after-events=2');
+   */
+  setChaos(chaos: string | null): Promise<void>;
   /** Problems found while loading scenarios, agents and chaos profiles; the broken files were skipped. */
   issues: ScenarioIssue[];
   logger: Logger;
@@ -206,6 +230,11 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   const feed = attachFeed(server, plane, { logger: settings.logger });
   plane.feedMemory = () => feed.memory();
   const unwatch = settings.watch ? catalog.watch() : () => {};
+  const setChaos = async (chaos: string | null) => {
+    if (chaos === null) shared.chaos.clear();
+    else await shared.chaos.set(chaos);
+    plane.changed?.({ kind: 'chaos', chaos });
+  };
   const defined: SimAgent[] = agents.defined.map(({ id, code, service, definition }) => ({
     id,
     code,
@@ -235,6 +264,13 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     reload: () => catalog.reload(),
     use: (...scenarios) => catalog.use(scenarios),
     resetScenarios: () => catalog.resetScenarios(),
+    reset: async () => {
+      resetPlane(plane, {});
+      plane.changed?.({ kind: 'reset', filter: {} });
+      catalog.resetScenarios();
+      await setChaos(settings.chaos ?? null);
+    },
+    setChaos,
     issues: [...catalog.issues],
     logger: settings.logger,
     verdicts: (client) => shared.judge.verdicts(client),

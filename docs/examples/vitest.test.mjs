@@ -1,25 +1,17 @@
-// A complete vitest file against a2a-sim: one simulator on a virtual clock for the file, a
-// scenario of the test's own for one test, and the helpers that run the clock.
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { createSimulator, drive, VirtualClock, waitForTask } from 'a2a-sim';
+// A complete vitest file against a2a-sim: `useA2aSim()` starts one simulator for the file on a
+// virtual clock (beforeAll), resets it after each test and stops it at the end (afterAll).
+import { expect, it } from 'vitest';
+import { useA2aSim } from 'a2a-sim/vitest';
 
-let clock;
-let sim;
-beforeAll(async () => {
-  clock = new VirtualClock();
-  sim = await createSimulator({ port: 0, clock, logLevel: 'silent' });
-});
-afterEach(() => sim.resetScenarios());
-afterAll(() => sim.close());
+const a2a = useA2aSim({ seed: 'docs-example' });
 
 /**
  * A blocking message:send, with the virtual clock run until it is answered. `continues` is the task
  * a follow-up belongs to; `extra` adds request members (a configuration, say).
  */
 const send = (text, { continues, extra = {} } = {}) =>
-  drive(
-    clock,
-    fetch(`${sim.url}/message:send`, {
+  a2a.drive(
+    fetch(`${a2a.url}/message:send`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0' },
       body: JSON.stringify({
@@ -43,7 +35,8 @@ it('books a flight in two turns', async () => {
 });
 
 it('shows the answer only after a slow agent is done', async () => {
-  await sim.use({
+  // For this test only: the reset after it forgets the scenario.
+  await a2a.use({
     id: 'slow-weather',
     match: [{ keywords: ['weather'] }],
     steps: [
@@ -56,6 +49,6 @@ it('shows the answer only after a slow agent is done', async () => {
     extra: { configuration: { returnImmediately: true } },
   });
   expect(task.status.state).not.toBe('TASK_STATE_COMPLETED');
-  const done = await waitForTask(sim, task.id, 'completed');
+  const done = await a2a.waitForTask(task.id, 'completed');
   expect(done.artifacts[0].parts[0]).toMatchObject({ text: 'Rain' });
 });

@@ -24,7 +24,7 @@
  *
  * Stand-ins, on PATH for the blocks only:
  * - `npm ci && ` is left out: it would reinstall node_modules from the lockfile (a minute of network
- *   and disk), and the build its `prepare` script runs is the one `npm test` made before this test.
+ *   and disk); `npm start`'s `prestart` finds the build `npm test` made before this test.
  * - `npm test` is what runs this test: rather than run again inside itself, it checks that the
  *   package's test script runs vitest, which runs this file. Every other `npm` command is npm's.
  * - `npx a2a-sim ...` and `a2a-sim ...` run the built CLI, as an installed copy's bin does
