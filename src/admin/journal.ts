@@ -29,6 +29,7 @@ export class RequestJournal {
   private counter = 0;
   private heldBytes = 0;
   private readonly completed: ((exchange: Exchange) => void)[] = [];
+  private readonly streamsOpened: ((exchange: Exchange) => void)[] = [];
 
   constructor(
     private readonly capacity = 10_000,
@@ -46,7 +47,14 @@ export class RequestJournal {
 
   /** Opens the record of a request that just arrived. */
   open(arrival: Omit<Arrival, 'n'>, onStream?: (exchange: Exchange) => void): Exchange {
-    return this.keep(new Exchange({ n: ++this.counter, ...arrival }, onStream));
+    const opened =
+      this.streamsOpened.length === 0
+        ? onStream
+        : (exchange: Exchange) => {
+            onStream?.(exchange);
+            for (const listener of this.streamsOpened) listener(exchange);
+          };
+    return this.keep(new Exchange({ n: ++this.counter, ...arrival }, opened));
   }
 
   /** Keeps an entry another replica of a shared store recorded (its numbers are its own). */
@@ -54,6 +62,11 @@ export class RequestJournal {
     const exchange = Exchange.fromEntry({ n: ++this.counter, ...entry });
     exchange.replica = replica;
     this.keep(exchange);
+  }
+
+  /** Called with each exchange whose answer turns out to be a stream, as its headers go out. */
+  onStreamOpen(listener: (exchange: Exchange) => void): void {
+    this.streamsOpened.push(listener);
   }
 
   /** Called with each exchange once its response is done (a stream's, when the stream ends). */

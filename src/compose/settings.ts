@@ -75,6 +75,8 @@ export interface Settings {
   card: Omit<AgentCardOptions, 'path' | 'security' | 'extensions'>;
   apiKeys?: Record<string, string[]>;
   adminToken?: string;
+  /** Whether `/_sim/metrics` counts the calls. */
+  metrics: boolean;
   journalSize: number;
   journalBytes: number;
   verdictBytes: number;
@@ -149,6 +151,7 @@ export function resolveSettings(given: SimulatorOptions): Settings {
     },
     ...(options.apiKeys && { apiKeys: options.apiKeys }),
     ...(options.adminToken !== undefined && { adminToken: options.adminToken }),
+    metrics: options.metrics,
     journalSize: options.journalSize,
     journalBytes: options.journalBytes,
     verdictBytes: options.verdictBytes,

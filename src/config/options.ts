@@ -135,6 +135,8 @@ export interface SimulatorOptions {
   push?: Partial<PushOptions>;
   /** Lets non-loopback clients use the control plane (`/_sim`) when they present it. Default: none, loopback only. */
   adminToken?: string;
+  /** Count calls, streams and faults for Prometheus at `/_sim/metrics`. Default: on. */
+  metrics?: boolean;
   /** Requests kept in the journal (`GET /_sim/requests`). */
   journalSize?: number;
   /** What the journal's requests may hold together (headers and clipped bodies), approximately. */

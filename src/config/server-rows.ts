@@ -250,6 +250,15 @@ export const CONTROL_PLANE = group('Control plane', [
     doc: 'Where tasks live: `memory`, or `redis://HOST[:PORT][/DB]` to run as one replica of a simulator shared through Redis (see [Replicas](replicas.md))',
   },
   {
+    name: 'metrics',
+    flag: 'metrics',
+    env: true,
+    type: 'boolean',
+    default: true,
+    help: 'Count calls, streams and faults for Prometheus at /_sim/metrics (--no-metrics: count nothing)',
+    doc: 'Count calls, streams and faults for Prometheus at `/_sim/metrics` (`--no-metrics`: count nothing; see [Metrics](metrics.md))',
+  },
+  {
     name: 'journalSize',
     flag: 'journal-size',
     env: true,
