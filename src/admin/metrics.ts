@@ -16,6 +16,7 @@ import { TASK_STATES, type TaskState } from '../domain/types.js';
 import type { Clock } from '../lib/clock.js';
 import type { TaskStore } from '../store/task-store.js';
 import type { ClientVerdicts } from '../verdicts/judge.js';
+import { RULE_IDS } from '../verdicts/rules.js';
 import type { RequestJournal } from './journal.js';
 
 /** The bindings as the journal names them (`ReadAs.binding`). */
@@ -167,6 +168,7 @@ function tallyCalls({ journal, faults, clock }: MetricsSources, registers: Regis
 
 function readOnScrape(sources: MetricsSources, registers: Registers): void {
   const { store } = sources;
+  const rules: ReadonlySet<string> = new Set(RULE_IDS);
   new Gauge({
     name: 'a2a_sim_tasks',
     help: 'Tasks in the store, by state.',
@@ -208,7 +210,9 @@ function readOnScrape(sources: MetricsSources, registers: Registers): void {
       // A rule or outcome no client has any more reads 0, not its last count.
       this.reset();
       for (const client of sources.verdicts()) {
-        for (const { rule, outcome } of client.verdicts) this.inc({ rule, outcome });
+        for (const { rule, outcome } of client.verdicts) {
+          this.inc({ rule: rules.has(rule) ? rule : 'other', outcome });
+        }
       }
     },
   });
