@@ -1,53 +1,21 @@
 /**
- * The simulator's metrics in the Prometheus text format (`GET /_sim/metrics`). Every call is tallied
- * in one place, from its exchange record as the journal sees it: when its stream opens and when it
- * is complete. What the simulator holds (tasks by state, memory, verdicts, the replica's store) is
- * read on scrape. Each simulator has a registry of its own, never prom-client's global one: several
- * simulators may live in one process (tests, the programmatic API).
- *
- * @note Every label value comes from a fixed set: a value a caller could choose (a task id, a
- * client's name, a path, a JSON-RPC method no binding knows) becomes `other`, so a client cannot
- * make the registry grow.
+ * The simulator's metrics in the Prometheus text format (`GET /_sim/metrics`). The calls are the
+ * tally's (call-tally.ts), the faults the fault log's; what the simulator holds (tasks by state,
+ * memory, verdicts, the replica's store) is read on scrape. Each simulator has a registry of its
+ * own, never prom-client's global one: several simulators may live in one process (tests, the
+ * programmatic API). Every label value comes from a fixed set, so a client cannot make it grow.
  */
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Exchange } from '../calls/exchange.js';
+import { Counter, Gauge, type Histogram, Registry } from 'prom-client';
 import type { FaultLog } from '../chaos/fault-log.js';
 import { TASK_STATES, type TaskState } from '../domain/types.js';
 import type { Clock } from '../lib/clock.js';
 import type { TaskStore } from '../store/task-store.js';
 import type { ClientVerdicts } from '../verdicts/judge.js';
 import { RULE_IDS } from '../verdicts/rules.js';
+import { CallTally, LATENCY_BUCKETS } from './call-tally.js';
 import type { RequestJournal } from './journal.js';
 
-/** The bindings as the journal names them (`ReadAs.binding`). */
-const BINDINGS: ReadonlySet<string> = new Set([
-  'REST',
-  'REST 0.3',
-  'JSON-RPC 1.0',
-  'JSON-RPC 0.3',
-  'gateway',
-  'gRPC',
-  'gRPC 0.3',
-]);
-
-const OPERATIONS: ReadonlySet<string> = new Set([
-  'send',
-  'stream',
-  'get',
-  'list',
-  'cancel',
-  'subscribe',
-  'create-push-config',
-  'get-push-config',
-  'list-push-configs',
-  'delete-push-config',
-  'card',
-]);
-
 const FAULT_KINDS: ReadonlySet<string> = new Set(['drop', 'duplicate', 'delay', 'error', 'quirk', 'card']);
-
-/** Seconds: a simulated agent answers in microseconds or, with scenario delays, in seconds. */
-const LATENCY_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /** What one byte-budgeted record holds now, and may hold. */
 export interface MemoryReading {
@@ -85,85 +53,101 @@ export interface Scrape {
  */
 export function simMetrics(sources: MetricsSources): { scrape(): Promise<Scrape> } {
   const registry = new Registry();
-  const registers = [registry];
-  tallyCalls(sources, registers);
-  readOnScrape(sources, registers);
+  tallyCalls(sources, registry);
+  readOnScrape(sources, [registry]);
   return { scrape: async () => ({ contentType: registry.contentType, text: await registry.metrics() }) };
 }
 
 type Registers = Registry[];
 
-function tallyCalls({ journal, faults, clock }: MetricsSources, registers: Registers): void {
-  const requests = new Counter({
+function tallyCalls({ journal, faults, clock }: MetricsSources, registry: Registry): void {
+  const tally = new CallTally(journal, clock);
+  const registers = [registry];
+  const labels = ['binding', 'operation'] as const;
+  new Counter({
     name: 'a2a_sim_requests_total',
     help: 'Requests to the agents, by the binding that read them, the operation and the HTTP status sent (0: closed without an answer).',
-    labelNames: ['binding', 'operation', 'status'] as const,
+    labelNames: [...labels, 'status'] as const,
     registers,
+    collect() {
+      this.reset();
+      for (const { binding, operation, statuses } of tally.all()) {
+        for (const [status, n] of statuses) this.inc({ binding, operation, status }, n);
+      }
+    },
   });
-  const latency = new Histogram({
-    name: 'a2a_sim_request_duration_seconds',
-    help: "Time to answer a call, on the simulator's clock; for a stream, until its headers went out.",
-    labelNames: ['binding', 'operation'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers,
-  });
-  const openStreams = new Gauge({
+  registry.registerMetric(latencyHistogram(tally));
+  new Gauge({
     name: 'a2a_sim_open_streams',
     help: 'Event streams open now.',
-    labelNames: ['binding', 'operation'] as const,
+    labelNames: labels,
     registers,
+    collect() {
+      for (const { binding, operation, openStreams } of tally.all()) {
+        this.set({ binding, operation }, openStreams);
+      }
+    },
   });
-  const streamEvents = new Counter({
+  new Counter({
     name: 'a2a_sim_stream_events_sent_total',
     help: "Data frames streams sent (events, snapshots, messages and chaos's made-up events; not keep-alives).",
-    labelNames: ['binding', 'operation'] as const,
+    labelNames: labels,
     registers,
+    collect() {
+      this.reset();
+      for (const { binding, operation, sent } of tally.all()) {
+        if (sent > 0) this.inc({ binding, operation }, sent);
+      }
+    },
   });
+  // Faults are few, so prom-client counts them itself.
   const faultsInjected = new Counter({
     name: 'a2a_sim_faults_injected_total',
     help: 'Faults chaos injected, by kind.',
     labelNames: ['kind'] as const,
     registers,
   });
-
-  // Children by their label values: prom-client hashes a label object on every call otherwise.
-  const requestsBy = new Map<string, Counter.Internal>();
-  const latencyBy = new Map<string, Histogram.Internal<'binding' | 'operation'>>();
-  const callOf = (exchange: Exchange) => {
-    const binding = bindingOf(exchange);
-    const operation = operationOf(exchange, binding);
-    return { binding, operation, key: `${binding}|${operation}` };
-  };
-  const latencyOf = (binding: string, operation: string, key: string) => {
-    let child = latencyBy.get(key);
-    if (!child) latencyBy.set(key, (child = latency.labels(binding, operation)));
-    return child;
-  };
-
-  journal.onStreamOpen((exchange) => {
-    const { binding, operation, key } = callOf(exchange);
-    latencyOf(binding, operation, key).observe((clock.now() - exchange.atMs) / 1000);
-    openStreams.inc({ binding, operation });
-  });
-  journal.onComplete((exchange) => {
-    const { binding, operation, key } = callOf(exchange);
-    const status = statusOf(exchange.status);
-    const requestKey = `${key}|${status}`;
-    let child = requestsBy.get(requestKey);
-    if (!child) requestsBy.set(requestKey, (child = requests.labels(binding, operation, status)));
-    child.inc();
-    if (exchange.streamed) {
-      openStreams.dec({ binding, operation });
-      if (exchange.sent > 0) streamEvents.inc({ binding, operation }, exchange.sent);
-    } else if (exchange.durationMs !== undefined) {
-      latencyOf(binding, operation, key).observe(exchange.durationMs / 1000);
-    }
-  });
   faults.onRecord((fault) => {
     // Another replica's fault, mirrored here for the fault list: that replica counts it.
     if (fault.replica !== undefined) return;
     faultsInjected.inc({ kind: FAULT_KINDS.has(fault.kind) ? fault.kind : 'other' });
   });
+}
+
+/**
+ * The calls' latency, from the tally's buckets.
+ * @note Not a prom-client Histogram, which hashes its labels on every observation, but a metric of
+ * the shape its registry renders (`get()`), read from the tally on scrape.
+ */
+function latencyHistogram(tally: CallTally): Histogram {
+  const name = 'a2a_sim_request_duration_seconds';
+  const help = "Time to answer a call, on the simulator's clock; for a stream, until its headers went out.";
+  const shape = { name, help, type: 'histogram', aggregator: 'sum' } as const;
+  const metric = {
+    ...shape,
+    reset() {},
+    async get() {
+      const values: { value: number; labels: Record<string, string | number>; metricName: string }[] = [];
+      for (const { binding, operation, buckets, latencySum, latencyCount } of tally.all()) {
+        if (latencyCount === 0) continue;
+        let cumulative = 0;
+        LATENCY_BUCKETS.forEach((le, i) => {
+          cumulative += buckets[i]!;
+          values.push({
+            value: cumulative,
+            labels: { binding, operation, le },
+            metricName: `${name}_bucket`,
+          });
+        });
+        const labels = { binding, operation };
+        values.push({ value: latencyCount, labels: { ...labels, le: '+Inf' }, metricName: `${name}_bucket` });
+        values.push({ value: latencySum, labels, metricName: `${name}_sum` });
+        values.push({ value: latencyCount, labels, metricName: `${name}_count` });
+      }
+      return { ...shape, values };
+    },
+  };
+  return metric as unknown as Histogram;
 }
 
 function readOnScrape(sources: MetricsSources, registers: Registers): void {
@@ -234,24 +218,4 @@ function readOnScrape(sources: MetricsSources, registers: Registers): void {
     (h) => Number(h.behind),
   );
   gauge('a2a_sim_replicas', 'Replicas sharing the store, as this one last saw them.', (h) => h.replicas);
-}
-
-/** The binding that read the call, `none` when none did (a card, an unknown path). */
-function bindingOf(exchange: Exchange): string {
-  const binding = exchange.read?.binding;
-  if (binding === undefined) return 'none';
-  return BINDINGS.has(binding) ? binding : 'other';
-}
-
-/** The operation the call asked for: `other` for a method no binding knows, `none` when nothing read it. */
-function operationOf(exchange: Exchange, binding: string): string {
-  const { kind } = exchange;
-  if (kind === undefined) return binding === 'none' ? 'none' : 'other';
-  return OPERATIONS.has(kind) ? kind : 'other';
-}
-
-/** HTTP statuses are three digits; 0 is a connection closed without an answer. */
-function statusOf(status: number | undefined): string {
-  if (status === undefined) return 'none';
-  return Number.isInteger(status) && status >= 0 && status <= 599 ? String(status) : 'other';
 }
