@@ -7,7 +7,16 @@ import parsePrometheusTextFormat, { type Family } from 'parse-prometheus-text-fo
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flushIo, startSim, type TestSim } from '../helpers/sim.js';
 import { postSse } from '../helpers/sse.js';
-import { admin, chaosHeader, getJson, postJson, rpc, V1_HEADERS, v1Send } from '../helpers/wire.js';
+import {
+  admin,
+  chaosHeader,
+  getJson,
+  postForStream,
+  postJson,
+  rpc,
+  V1_HEADERS,
+  v1Send,
+} from '../helpers/wire.js';
 
 const WEATHER = 'What is the weather today?';
 const REPORT = 'Write a long report on climate change';
@@ -136,6 +145,36 @@ describe('GET /_sim/metrics', () => {
     ).toBe(1);
     expect(valueOf(again, 'a2a_sim_tasks', { state: 'completed' })).toBe(0);
   });
+});
+
+it('counts a stream open while it is, and as closed once the client goes', async () => {
+  const t = await startSim({ keepAlive: 0 });
+  try {
+    const client = new AbortController();
+    const body = v1Send(REPORT, { messageId: 'm-open' });
+    const response = await postForStream(t, '/message:stream', body, V1_HEADERS, client.signal);
+    await t.drive(response.body!.getReader().read());
+    const streaming = { binding: 'REST', operation: 'stream' };
+    const open = await families(t);
+    expect(valueOf(open, 'a2a_sim_open_streams', streaming)).toBe(1);
+    expect(valueOf(open, 'a2a_sim_requests_total', { ...streaming, status: '200' })).toBeUndefined();
+    expect(
+      valueOf(
+        await histogramCounts(t, 'a2a_sim_request_duration_seconds'),
+        'a2a_sim_request_duration_seconds_count',
+        streaming,
+      ),
+    ).toBe(1);
+
+    client.abort();
+    await flushIo();
+    const closed = await families(t);
+    expect(valueOf(closed, 'a2a_sim_open_streams', streaming)).toBe(0);
+    expect(valueOf(closed, 'a2a_sim_requests_total', { ...streaming, status: '200' })).toBe(1);
+    expect(valueOf(closed, 'a2a_sim_stream_events_sent_total', streaming)).toBeGreaterThanOrEqual(1);
+  } finally {
+    await t.close();
+  }
 });
 
 describe('who may scrape', () => {
