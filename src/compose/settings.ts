@@ -75,11 +75,11 @@ export interface Settings {
   card: Omit<AgentCardOptions, 'path' | 'security' | 'extensions'>;
   apiKeys?: Record<string, string[]>;
   adminToken?: string;
-  /** Whether `/_sim/metrics` counts the calls. */
-  metrics: boolean;
   journalSize: number;
   journalBytes: number;
   verdictBytes: number;
+  /** Whether `/_sim/metrics` counts the calls. */
+  metrics: boolean;
   /** How long a client may take over its request, and how many may connect at once. */
   server: { headersTimeout: number; requestTimeout: number; maxConnections: number };
   watch: boolean;
@@ -151,10 +151,10 @@ export function resolveSettings(given: SimulatorOptions): Settings {
     },
     ...(options.apiKeys && { apiKeys: options.apiKeys }),
     ...(options.adminToken !== undefined && { adminToken: options.adminToken }),
-    metrics: options.metrics,
     journalSize: options.journalSize,
     journalBytes: options.journalBytes,
     verdictBytes: options.verdictBytes,
+    metrics: options.metrics,
     server: serverLimits(options),
     watch: options.watch,
     ...(options.chaos !== undefined && { chaos: options.chaos }),

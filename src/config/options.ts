@@ -135,14 +135,14 @@ export interface SimulatorOptions {
   push?: Partial<PushOptions>;
   /** Lets non-loopback clients use the control plane (`/_sim`) when they present it. Default: none, loopback only. */
   adminToken?: string;
-  /** Count calls, streams and faults for Prometheus at `/_sim/metrics`. Default: on. */
-  metrics?: boolean;
   /** Requests kept in the journal (`GET /_sim/requests`). */
   journalSize?: number;
   /** What the journal's requests may hold together (headers and clipped bodies), approximately. */
   journalBytes?: number;
   /** What the client verdicts may keep, approximately; the least recent clients go first. */
   verdictBytes?: number;
+  /** Count calls, streams and faults for Prometheus at `/_sim/metrics`. Default: on. */
+  metrics?: boolean;
   /** How long a client may take to send a request's headers; then 408. */
   headersTimeout?: Duration;
   /** How long a client may take to send a whole request, body included; then 408. */

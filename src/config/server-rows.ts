@@ -250,15 +250,6 @@ export const CONTROL_PLANE = group('Control plane', [
     doc: 'Where tasks live: `memory`, or `redis://HOST[:PORT][/DB]` to run as one replica of a simulator shared through Redis (see [Replicas](replicas.md))',
   },
   {
-    name: 'metrics',
-    flag: 'metrics',
-    env: true,
-    type: 'boolean',
-    default: true,
-    help: 'Count calls, streams and faults for Prometheus at /_sim/metrics (--no-metrics: count nothing)',
-    doc: 'Count calls, streams and faults for Prometheus at `/_sim/metrics` (`--no-metrics`: count nothing; see [Metrics](metrics.md))',
-  },
-  {
     name: 'journalSize',
     flag: 'journal-size',
     env: true,
@@ -283,6 +274,15 @@ export const CONTROL_PLANE = group('Control plane', [
     type: 'size',
     default: 32 * 1024 * 1024,
     help: "What the client verdicts may keep, e.g. 16MiB; the least recent clients, then a busy one's oldest calls, go first",
+  },
+  {
+    name: 'metrics',
+    flag: 'metrics',
+    env: true,
+    type: 'boolean',
+    default: true,
+    help: 'Count calls, streams and faults for Prometheus at /_sim/metrics (--no-metrics: count nothing)',
+    doc: 'Count calls, streams and faults for Prometheus at `/_sim/metrics` (`--no-metrics`: count nothing; see [Metrics](metrics.md))',
   },
   {
     name: 'headersTimeout',
