@@ -47,14 +47,7 @@ export class RequestJournal {
 
   /** Opens the record of a request that just arrived. */
   open(arrival: Omit<Arrival, 'n'>, onStream?: (exchange: Exchange) => void): Exchange {
-    const opened =
-      this.streamsOpened.length === 0
-        ? onStream
-        : (exchange: Exchange) => {
-            onStream?.(exchange);
-            for (const listener of this.streamsOpened) listener(exchange);
-          };
-    return this.keep(new Exchange({ n: ++this.counter, ...arrival }, opened));
+    return this.keep(new Exchange({ n: ++this.counter, ...arrival }, onStream));
   }
 
   /** Keeps an entry another replica of a shared store recorded (its numbers are its own). */
@@ -62,11 +55,6 @@ export class RequestJournal {
     const exchange = Exchange.fromEntry({ n: ++this.counter, ...entry });
     exchange.replica = replica;
     this.keep(exchange);
-  }
-
-  /** Called with each exchange whose answer turns out to be a stream, as its headers go out. */
-  onStreamOpen(listener: (exchange: Exchange) => void): void {
-    this.streamsOpened.push(listener);
   }
 
   /** Called with each exchange once its response is done (a stream's, when the stream ends). */
@@ -81,6 +69,16 @@ export class RequestJournal {
       this.fit();
     }
     for (const listener of this.completed) listener(exchange);
+  }
+
+  /** Called with each exchange whose answer turns out to be a stream, as its headers go out. */
+  onStreamOpen(listener: (exchange: Exchange) => void): void {
+    this.streamsOpened.push(listener);
+  }
+
+  /** The exchange's answer is a stream: its headers go out now. */
+  streamOpened(exchange: Exchange): void {
+    for (const listener of this.streamsOpened) listener(exchange);
   }
 
   list(query: JournalQuery = {}): JournalEntry[] {
