@@ -17,6 +17,8 @@ export interface HttpWorkload extends Workload {
   isSend: boolean;
   /** The simulator's `--log-level` for this workload (the comparators log nothing either way). */
   simulatorLogLevel?: 'silent';
+  /** More `serve` flags for the simulator in this workload, e.g. `--no-metrics`. */
+  simulatorFlags?: string[];
   /** Measured to explain another row; no target. */
   diagnostic?: boolean;
   /** Why an answer is not the completed task expected, or undefined when it is. */
@@ -73,6 +75,16 @@ export const HTTP_WORKLOADS: HttpWorkload[] = [
     name: 'rest-send-c64-unlogged',
     description: 'diagnostic: rest-send-c64 with the simulator at --log-level silent',
     simulatorLogLevel: 'silent',
+    isSend: false,
+    diagnostic: true,
+  },
+  {
+    // Not a target: rest-send-c64 without the metrics' tally, to show what counting every call
+    // costs (docs/metrics.md).
+    ...restSend(64),
+    name: 'rest-send-c64-no-metrics',
+    description: 'diagnostic: rest-send-c64 with the simulator at --no-metrics',
+    simulatorFlags: ['--no-metrics'],
     isSend: false,
     diagnostic: true,
   },

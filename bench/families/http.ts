@@ -50,7 +50,7 @@ function loadGenerator(pin: boolean): LineWorker {
 }
 
 /** --quick only: one server per kind for every HTTP workload, to keep the smoke test short. */
-/** Servers kept from one workload to the next (--quick), by kind and the simulator's log level. */
+/** Servers kept from one workload to the next (--quick), by kind and the simulator's log level and flags. */
 const sharedServers = new Map<string, ServerHandle>();
 
 function sendInit(workload: HttpWorkload): RequestInit {
@@ -64,10 +64,16 @@ function sendInit(workload: HttpWorkload): RequestInit {
 async function httpRun(workload: HttpWorkload, kind: ServerKind, bench: Bench): Promise<HttpRun> {
   const { settings, pin } = bench;
   const logLevel = kind === 'simulator' ? workload.simulatorLogLevel : undefined;
-  const key = logLevel ? `${kind}:${logLevel}` : kind;
+  const serveFlags = kind === 'simulator' ? (workload.simulatorFlags ?? []) : [];
+  const key = [kind, logLevel ?? '', ...serveFlags].join(':');
   let server = sharedServers.get(key);
   if (!server) {
-    server = await startServer(kind, { pin, nodeFlags: bench.simulatorFlags, ...(logLevel && { logLevel }) });
+    server = await startServer(kind, {
+      pin,
+      nodeFlags: bench.simulatorFlags,
+      ...(logLevel && { logLevel }),
+      ...(serveFlags.length > 0 && { serveFlags }),
+    });
     if (settings.reuseServers) sharedServers.set(key, server);
   }
   try {

@@ -12,6 +12,7 @@ import type { DeliveryLog } from '../push/delivery-log.js';
 import type { TaskStore } from '../store/task-store.js';
 import type { SimEventBus } from './events.js';
 import type { RequestJournal } from './journal.js';
+import type { Scrape } from './metrics.js';
 
 export interface ControlPlane {
   clock: Clock;
@@ -35,6 +36,8 @@ export interface ControlPlane {
   clearVerdicts(): void;
   /** Writes what was recorded through the proxy (`record`); absent when not recording. */
   stopRecording?(): Promise<{ files: string[]; conversations: number }>;
+  /** The metrics in the Prometheus text format; absent with `metrics: false`. */
+  metrics?(): Promise<Scrape>;
   /** The live feed's watchers and what waits to be sent to them, once the feed is attached. */
   feedMemory?(): { watchers: number; bufferedBytes: number };
   /** With replicas: resolves once this replica has everything the shared store had when asked. */

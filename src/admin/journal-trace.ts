@@ -85,7 +85,10 @@ export function journalCalls(journal: RequestJournal, events: SimEventBus, clock
       request: exchange.n,
       ...(exchange.taskId !== undefined && { taskId: exchange.taskId }),
     });
-  const opened = (exchange: Exchange) => streamEvent('stream:opened', exchange);
+  const opened = (exchange: Exchange) => {
+    journal.streamOpened(exchange);
+    streamEvent('stream:opened', exchange);
+  };
   return (arrival: CallArrival): JournaledCall => {
     const exchange = journal.open(
       {

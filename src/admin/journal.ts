@@ -30,6 +30,7 @@ export class RequestJournal {
   private heldBytes = 0;
   private readonly opened: ((exchange: Exchange) => void)[] = [];
   private readonly completed: ((exchange: Exchange) => void)[] = [];
+  private readonly streamsOpened: ((exchange: Exchange) => void)[] = [];
 
   constructor(
     private readonly capacity = 10_000,
@@ -76,6 +77,16 @@ export class RequestJournal {
       this.fit();
     }
     for (const listener of this.completed) listener(exchange);
+  }
+
+  /** Called with each exchange whose answer turns out to be a stream, as its headers go out. */
+  onStreamOpen(listener: (exchange: Exchange) => void): void {
+    this.streamsOpened.push(listener);
+  }
+
+  /** The exchange's answer is a stream: its headers go out now. */
+  streamOpened(exchange: Exchange): void {
+    for (const listener of this.streamsOpened) listener(exchange);
   }
 
   list(query: JournalQuery = {}): JournalEntry[] {

@@ -31,8 +31,10 @@ export function adminRoutes(plane: ControlPlane): Router {
   router.use((req: Request, _res: Response, next: NextFunction) => {
     checkAdminAccess(req, plane.adminToken);
     checkNotCrossSite(req);
-    // Health answers from this replica alone: it is how a load balancer learns the store is away.
-    if (plane.sync && req.path !== '/health') plane.sync().then(() => next(), next);
+    // Health and metrics answer from this replica alone: they are how a load balancer, or
+    // Prometheus, learns the store is away.
+    if (plane.sync && req.path !== '/health' && req.path !== '/metrics')
+      plane.sync().then(() => next(), next);
     else next();
   });
   const ok = (res: Response, body: unknown) => sendJson(res, 200, body, JSON_TYPE);
@@ -40,6 +42,18 @@ export function adminRoutes(plane: ControlPlane): Router {
   router.get('/health', (_req, res) => {
     const health = { status: 'ok', ...plane.health() };
     sendJson(res, health.status === 'ok' ? 200 : 503, health, JSON_TYPE);
+  });
+  router.get('/metrics', async (_req, res) => {
+    if (!plane.metrics) {
+      throw new A2AError(
+        'UnsupportedOperationError',
+        'Metrics are off: the simulator was started with --no-metrics (option `metrics: false`).',
+      );
+    }
+    const { contentType, text } = await plane.metrics();
+    res.setHeader('Content-Type', contentType);
+    res.setHeader('Cache-Control', 'no-store');
+    res.end(text);
   });
   router.get('/scenarios', (_req, res) => ok(res, plane.catalog()));
   router.post('/scenarios/reload', async (_req, res) => ok(res, await plane.reload()));

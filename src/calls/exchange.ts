@@ -175,6 +175,8 @@ export class Exchange {
   delivered?: Delivered[];
   /** The stream delivered more than the judge keeps: `delivered` holds the first of them. */
   deliveredClipped?: boolean;
+  /** Data frames the stream sent, keep-alives aside: all of them, however many `delivered` keeps. */
+  sent = 0;
   ended?: StreamEnd;
   /** The fault that cut the stream, when chaos did. */
   cutBy?: number;

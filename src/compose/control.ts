@@ -5,6 +5,7 @@
 import { agentSummary } from '../agents/load.js';
 import { SimEventBus, type SimEventBody } from '../admin/events.js';
 import { RequestJournal } from '../admin/journal.js';
+import { simMetrics } from '../admin/metrics.js';
 import { logRequest } from '../admin/request-log.js';
 import type { ControlPlane } from '../admin/control-plane.js';
 import { VERSION } from '../config.js';
@@ -45,6 +46,21 @@ export function composeControl(
   }
   deliveries.onRecord((delivery) => events.publish({ type: 'push:attempt', delivery }));
   const { judge } = shared;
+  const metrics =
+    settings.metrics &&
+    simMetrics({
+      clock,
+      journal,
+      faults,
+      store,
+      memory: () => ({
+        store: { bytes: store.bytes, maxBytes: settings.retention.maxStoreBytes },
+        journal: { bytes: journal.bytes, maxBytes: journal.maxBytes },
+        verdicts: { bytes: judge.bytes, maxBytes: judge.maxBytes },
+      }),
+      verdicts: () => judge.verdicts(),
+      ...(replica && { replica: () => replica.health() }),
+    });
   judge.onChange(
     (verdicts) => events.publish({ type: 'verdict:changed', verdicts }),
     () => events.watched,
@@ -60,6 +76,7 @@ export function composeControl(
     version: VERSION,
     ...(settings.adminToken !== undefined && { adminToken: settings.adminToken }),
     ...(replica && { sync: () => replica.sync(), changed: (change) => replica.changed(change) }),
+    ...(metrics && { metrics: () => metrics.scrape() }),
     health: () => ({
       ...(replica && storeHealth(replica.health())),
       version: VERSION,

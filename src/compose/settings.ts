@@ -80,6 +80,8 @@ export interface Settings {
   journalSize: number;
   journalBytes: number;
   verdictBytes: number;
+  /** Whether `/_sim/metrics` counts the calls. */
+  metrics: boolean;
   /** How long a client may take over its request, and how many may connect at once. */
   server: { headersTimeout: number; requestTimeout: number; maxConnections: number };
   watch: boolean;
@@ -155,6 +157,7 @@ export function resolveSettings(given: SimulatorOptions): Settings {
     journalSize: options.journalSize,
     journalBytes: options.journalBytes,
     verdictBytes: options.verdictBytes,
+    metrics: options.metrics,
     server: serverLimits(options),
     watch: options.watch,
     ...(options.chaos !== undefined && { chaos: options.chaos }),

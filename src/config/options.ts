@@ -147,6 +147,8 @@ export interface SimulatorOptions {
   journalBytes?: number;
   /** What the client verdicts may keep, approximately; the least recent clients go first. */
   verdictBytes?: number;
+  /** Count calls, streams and faults for Prometheus at `/_sim/metrics`. Default: on. */
+  metrics?: boolean;
   /** How long a client may take to send a request's headers; then 408. */
   headersTimeout?: Duration;
   /** How long a client may take to send a whole request, body included; then 408. */

@@ -287,6 +287,15 @@ export const CONTROL_PLANE = group('Control plane', [
     help: "What the client verdicts may keep, e.g. 16MiB; the least recent clients, then a busy one's oldest calls, go first",
   },
   {
+    name: 'metrics',
+    flag: 'metrics',
+    env: true,
+    type: 'boolean',
+    default: true,
+    help: 'Count calls, streams and faults for Prometheus at /_sim/metrics (--no-metrics: count nothing)',
+    doc: 'Count calls, streams and faults for Prometheus at `/_sim/metrics` (`--no-metrics`: count nothing; see [Metrics](metrics.md))',
+  },
+  {
     name: 'headersTimeout',
     flag: 'headers-timeout',
     env: true,

@@ -110,6 +110,7 @@ function watched(
     start: (sink: WireSink) =>
       stream.start({
         item: (item: WireItem) => {
+          if (item.kind !== 'keep-alive') exchange.sent++;
           const seen = deliveredOf(item);
           if (seen) {
             if (delivered.length < MAX_DELIVERED) delivered.push(seen);

@@ -186,6 +186,14 @@ const EXPECTED: { file: string; block: string; output: string[] }[] = [
   },
   { file: 'docs/control-plane.md', block: 'redacted', output: ['(redacted)', '"binding":"JSON-RPC 0.3"'] },
   { file: 'docs/control-plane.md', block: '_sim/feed', output: ['"type":"task:event"'] },
+  {
+    file: 'docs/metrics.md',
+    block: '_sim/metrics',
+    output: [
+      'a2a_sim_requests_total{binding="REST",operation="send",status="200"}',
+      'a2a_sim_tasks{state="completed"}',
+    ],
+  },
   { file: 'docs/control-plane.md', block: 'hello.yaml', output: ['Bonjour !'] },
   { file: 'docs/protocol.md', block: 'team-a', output: ['"protocolVersion"', '"kind":"task"', '"tasks":['] },
   { file: 'docs/protocol.md', block: '%ZZ', output: [' 400\n', ' 405\n', '-32601'] },
