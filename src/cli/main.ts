@@ -5,6 +5,7 @@ import { hideBin } from 'yargs/helpers';
 import { VERSION } from '../config.js';
 import { skipHelpCache } from './help-cache.js';
 import { unknownVariables } from './options.js';
+import { commandOf, unknownWords } from './typos.js';
 import { listCommand } from './commands/list.js';
 import { examCommand } from './commands/exam.js';
 import { recordCommand } from './commands/record.js';
@@ -35,6 +36,17 @@ function refuseUnknownVariables(): true {
   return true;
 }
 
+/**
+ * What went wrong, and what to do: a word that names nothing gets the nearest name; the rest say
+ * where the options are.
+ */
+function failure(message: string | undefined, error: Error | undefined): string {
+  const typos = error ? [] : unknownWords(hideBin(process.argv));
+  const command = commandOf(hideBin(process.argv));
+  const help = `Run "a2a-sim ${command === 'serve' ? '' : `${command} `}--help" for the options.`;
+  return `${typos.length ? typos.join('\n') : (error?.message ?? message)}\n${help}`;
+}
+
 const cli = yargs(hideBin(process.argv));
 skipHelpCache(cli);
 await cli
@@ -62,7 +74,7 @@ await cli
   .check(refuseUnknownVariables)
   // A mistake in the command line or a setting ends the run with a message, not a stack trace.
   .fail((message, error) => {
-    process.stderr.write(`a2a-sim: ${error?.message ?? message}\nRun "a2a-sim --help" for the options.\n`);
+    process.stderr.write(`a2a-sim: ${failure(message, error)}\n`);
     process.exit(2);
   })
   .version(VERSION)
