@@ -64,7 +64,6 @@ await cli
   .command(recordCommand)
   .command(examCommand)
   .example('$0 --port 8080 --seed demo', 'Serve the built-in scenarios on port 8080')
-  .example('$0 serve -s ./my-scenarios --speed 0', 'Add your scenarios; play them without delays')
   .example('$0 validate scenarios/*.yaml', 'Check scenario files')
   .example('$0 replay "Book me a flight" --then "From Oslo to Rome"', 'Print what a conversation would play')
   .example('$0 record --target http://localhost:9999 --out recorded', 'Record a real agent as scenario files')
