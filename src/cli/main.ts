@@ -5,6 +5,8 @@ import { hideBin } from 'yargs/helpers';
 import { VERSION } from '../config.js';
 import { skipHelpCache } from './help-cache.js';
 import { unknownVariables } from './options.js';
+import { ALL_ROWS } from '../config/commands.js';
+import { PortInUseError } from '../lib/listen-error.js';
 import { commandOf, unknownWords } from './typos.js';
 import { listCommand } from './commands/list.js';
 import { examCommand } from './commands/exam.js';
@@ -37,14 +39,21 @@ function refuseUnknownVariables(): true {
 }
 
 /**
- * What went wrong, and what to do: a word that names nothing gets the nearest name; the rest say
- * where the options are.
+ * What went wrong, and what to do: a word that names nothing gets the nearest name, a busy port the
+ * flag that moves it; the rest say where the options are.
  */
 function failure(message: string | undefined, error: Error | undefined): string {
+  if (error instanceof PortInUseError) return portInUse(error);
   const typos = error ? [] : unknownWords(hideBin(process.argv));
   const command = commandOf(hideBin(process.argv));
   const help = `Run "a2a-sim ${command === 'serve' ? '' : `${command} `}--help" for the options.`;
   return `${typos.length ? typos.join('\n') : (error?.message ?? message)}\n${help}`;
+}
+
+/** A busy port, with the flag that chose it: "…:41241 is in use (--port). Choose another…". */
+function portInUse({ host, port, option }: PortInUseError): string {
+  const flag = `--${ALL_ROWS.find((row) => row.name === option)?.flag ?? option}`;
+  return `Failed to listen on ${host}:${port}: the port is in use (${flag}), perhaps by another a2a-sim. Choose another with ${flag} PORT, or ${flag} 0 for any free port.`;
 }
 
 const cli = yargs(hideBin(process.argv));
