@@ -30,6 +30,7 @@ import { composeControl } from './compose/control.js';
 import { resolveSettings, type Settings } from './compose/settings.js';
 import { VERSION, type SimulatorOptions } from './config.js';
 import type { Clock } from './lib/clock.js';
+import { portError } from './lib/listen-error.js';
 import type { Logger } from './lib/log.js';
 import type { DeliveryLog } from './push/delivery-log.js';
 import type { Scenario } from './scenario/model.js';
@@ -324,7 +325,7 @@ function listen(
     server.maxConnections = limits.maxConnections;
     server.listen({ port, host, backlog: LISTEN_BACKLOG });
     server.once('listening', () => resolve(server));
-    server.once('error', reject);
+    server.once('error', (error) => reject(portError(error, 'port', host, port)));
   });
 }
 
@@ -344,6 +345,7 @@ export {
   type RecordOptions,
   type SimulatorOptions,
 } from './config.js';
+export { PortInUseError, type PortOption } from './lib/listen-error.js';
 export type { RecordingResult } from './record/recorder.js';
 export type { ClientVerdicts, RuleVerdict } from './verdicts/judge.js';
 export { formatIssue, loadScenarioFile, type ScenarioIssue } from './scenario/load.js';

@@ -5,6 +5,9 @@ import { hideBin } from 'yargs/helpers';
 import { VERSION } from '../config.js';
 import { skipHelpCache } from './help-cache.js';
 import { unknownVariables } from './options.js';
+import { ALL_ROWS } from '../config/commands.js';
+import { PortInUseError } from '../lib/listen-error.js';
+import { commandOf, unknownWords } from './typos.js';
 import { listCommand } from './commands/list.js';
 import { examCommand } from './commands/exam.js';
 import { recordCommand } from './commands/record.js';
@@ -35,6 +38,24 @@ function refuseUnknownVariables(): true {
   return true;
 }
 
+/**
+ * What went wrong, and what to do: a word that names nothing gets the nearest name, a busy port the
+ * flag that moves it; the rest say where the options are.
+ */
+function failure(message: string | undefined, error: Error | undefined): string {
+  if (error instanceof PortInUseError) return portInUse(error);
+  const typos = error ? [] : unknownWords(hideBin(process.argv));
+  const command = commandOf(hideBin(process.argv));
+  const help = `Run "a2a-sim ${command === 'serve' ? '' : `${command} `}--help" for the options.`;
+  return `${typos.length ? typos.join('\n') : (error?.message ?? message)}\n${help}`;
+}
+
+/** A busy port, with the flag that chose it: "…:41241 is in use (--port). Choose another…". */
+function portInUse({ host, port, option }: PortInUseError): string {
+  const flag = `--${ALL_ROWS.find((row) => row.name === option)?.flag ?? option}`;
+  return `Failed to listen on ${host}:${port}: the port is in use (${flag}), perhaps by another a2a-sim. Choose another with ${flag} PORT, or ${flag} 0 for any free port.`;
+}
+
 const cli = yargs(hideBin(process.argv));
 skipHelpCache(cli);
 await cli
@@ -52,7 +73,6 @@ await cli
   .command(recordCommand)
   .command(examCommand)
   .example('$0 --port 8080 --seed demo', 'Serve the built-in scenarios on port 8080')
-  .example('$0 serve -s ./my-scenarios --speed 0', 'Add your scenarios; play them without delays')
   .example('$0 validate scenarios/*.yaml', 'Check scenario files')
   .example('$0 replay "Book me a flight" --then "From Oslo to Rome"', 'Print what a conversation would play')
   .example('$0 record --target http://localhost:9999 --out recorded', 'Record a real agent as scenario files')
@@ -62,7 +82,7 @@ await cli
   .check(refuseUnknownVariables)
   // A mistake in the command line or a setting ends the run with a message, not a stack trace.
   .fail((message, error) => {
-    process.stderr.write(`a2a-sim: ${error?.message ?? message}\nRun "a2a-sim --help" for the options.\n`);
+    process.stderr.write(`a2a-sim: ${failure(message, error)}\n`);
     process.exit(2);
   })
   .version(VERSION)

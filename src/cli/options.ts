@@ -8,14 +8,7 @@
 import type { Argv, Options } from 'yargs';
 import { ALL_ROWS } from '../config/commands.js';
 import type { SimulatorOptions } from '../config/options.js';
-import {
-  camelCase,
-  envNamesOf,
-  OWN_OPTIONS,
-  type ArgsOf,
-  type OptionGroup,
-  type OptionRow,
-} from '../config/row.js';
+import { camelCase, envNamesOf, type ArgsOf, type OptionGroup, type OptionRow } from '../config/row.js';
 import { formatBytes } from '../lib/bytes.js';
 import { formatDuration } from '../lib/duration.js';
 import { parserOf } from './values.js';
@@ -55,8 +48,9 @@ function yargsOption(row: OptionRow, title: string): Options {
     ...(parserOf(row) && { coerce: parserOf(row) }),
     ...(row.default !== undefined && { default: shownDefault(row) }),
     describe: `${row.help}${defaultText}`,
-    // yargs' own heading needs no group, and naming it would move --version below them.
-    ...(title !== OWN_OPTIONS && { group: `${title}:` }),
+    // Headings show in the order they are first named: naming the command's own one (yargs'
+    // "Options:") puts its options before the groups it shares, and --help and --version after them.
+    group: `${title}:`,
   };
 }
 

@@ -125,6 +125,10 @@ function explain(
       message: `unknown key "${key}"${didYouMean(key, known)}`,
     }));
   }
+  // zod's own wording, not a schema's message of its own (an error type's, say).
+  if (issue.code === 'invalid_value' && /^Invalid (option|input): expected/.test(issue.message)) {
+    return [{ path: at, message: notAllowed(valueAt(input, at), issue.values) }];
+  }
   if (issue.code !== 'invalid_union') {
     return [{ path: at, message: issue.message.replace(/^Invalid input: /, '') }];
   }
@@ -161,6 +165,21 @@ function explain(
       message: `expected ${keys.length ? 'an object with one of the keys ' : ''}${options}${hint}`,
     },
   ];
+}
+
+/**
+ * A value that is none of those allowed, repeated, with the allowed one it is a slip for:
+ * `expected one of "submitted"|"working"|…, got "input_required"; did you mean "input-required"?`
+ */
+function notAllowed(given: unknown, allowed: readonly unknown[]): string {
+  const shown = allowed.map((v) => JSON.stringify(v) ?? String(v));
+  const names = allowed.filter((v): v is string => typeof v === 'string');
+  const meant = typeof given === 'string' ? closestName(given, names) : undefined;
+  return [
+    `expected ${shown.length === 1 ? shown[0] : `one of ${shown.join('|')}`}`,
+    `, got ${JSON.stringify(given) ?? 'nothing'}`,
+    meant && meant !== given ? `; did you mean ${JSON.stringify(meant)}?` : '',
+  ].join('');
 }
 
 /** ` (did you mean "after"?)` when a known key is close to `key`. */

@@ -134,6 +134,11 @@ const EXPECTED: { file: string; block: string; output: string[] }[] = [
   { file: 'docs/scenarios.md', block: 'a2a-sim list', output: ['flight-booking', 'input-required', 'Oslo'] },
   {
     file: 'docs/scenarios.md',
+    block: 'story.yaml',
+    output: ['Story  "Once upon a time, "', 'Story append last  "streamed." {"words":6}', 'completed'],
+  },
+  {
+    file: 'docs/scenarios.md',
     block: 'parcel.yaml',
     output: ['ok: 1 scenario(s) valid', 'Parcel 123456 is out'],
   },

@@ -50,6 +50,7 @@ it('is imported by its package name, which exposes the API and nothing behind it
   expect(JSON.parse(stdout)).toEqual({
     names: [
       'DEFAULTS',
+      'PortInUseError',
       'RealClock',
       'VERSION',
       'VirtualClock',

@@ -27,6 +27,27 @@ describe('parseWithSchema', () => {
     ]);
   });
 
+  it('repeats a misspelt value and names the allowed one it is a slip for', () => {
+    const text = 'description: x\nsteps:\n  - status: input_required\n  - status: compelted\n';
+    const allowed =
+      '"submitted"|"working"|"input-required"|"auth-required"|"completed"|"failed"|"canceled"|"rejected"';
+    expect(problems(text)).toEqual([
+      `s.yaml:3:5 steps[0].status: expected one of ${allowed}, got "input_required"; did you mean "input-required"?`,
+      `s.yaml:4:5 steps[1].status: expected one of ${allowed}, got "compelted"; did you mean "completed"?`,
+    ]);
+  });
+
+  it("guesses no value for one like none allowed, and keeps a schema's own message", () => {
+    expect(problems('description: x\nsteps:\n  - status: finished\n')).toEqual([
+      expect.stringMatching(
+        /^s\.yaml:3:5 steps\[0\]\.status: expected one of "submitted".*, got "finished"$/,
+      ),
+    ]);
+    expect(problems('description: x\nerror: { type: InvalidParams }\n')).toEqual([
+      's.yaml:2:10 error.type: "InvalidParams" is not an A2A error type; did you mean "InvalidParamsError"?',
+    ]);
+  });
+
   it('guesses nothing for a key like no other', () => {
     expect(problems('description: x\ncolour: blue\nsteps:\n  - status: completed\n')).toEqual([
       's.yaml:2:1 colour: unknown key "colour"',

@@ -5,7 +5,9 @@
  * gRPC has no `/agents/{id}` path, so each defined agent has a port of its own, and on the root
  * agent's port `x-sim-agent` metadata names the agent a call is for (the root agent when absent).
  */
+import { createServer } from 'node:net';
 import { Server, ServerCredentials, type ServiceDefinition } from '@grpc/grpc-js';
+import { portError } from '../../lib/listen-error.js';
 import type { BindingContext } from '../shared/context.js';
 import type { GrpcRouting, OpenExchange } from './call.js';
 import { a2aProtos } from './protos.js';
@@ -73,12 +75,23 @@ function serverFor(routing: GrpcRouting, maxBodyBytes: number): Server {
   return server;
 }
 
-function bind(server: Server, host: string, port: number): Promise<number> {
+async function bind(server: Server, host: string, port: number): Promise<number> {
+  // grpc-js logs a line of its own on stderr when a bind fails: a port found taken first is
+  // refused with our error alone. Should it be taken in between, grpc-js' error says so too.
+  if (port !== 0) await portFree(host, port);
   return new Promise<number>((resolve, reject) =>
     server.bindAsync(
       `${host.includes(':') ? `[${host}]` : host}:${port}`,
       ServerCredentials.createInsecure(),
-      (error, p) => (error ? reject(error) : resolve(p)),
+      (error, p) => (error ? reject(portError(error, 'grpcPort', host, port)) : resolve(p)),
     ),
   );
+}
+
+function portFree(host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (error) => reject(portError(error, 'grpcPort', host, port)));
+    probe.listen({ host, port }, () => probe.close(() => resolve()));
+  });
 }

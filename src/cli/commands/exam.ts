@@ -6,7 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { constants } from 'node:os';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { COMMANDS } from '../../config/commands.js';
+import { COMMANDS, EXAMPLES } from '../../config/commands.js';
 import { formatDuration } from '../../lib/duration.js';
 import { runClientCommand, type ClientExit } from '../client-command.js';
 import { openExam } from '../exam-session.js';
@@ -22,10 +22,17 @@ const examOptions = <T>(yargs: Argv<T>) =>
 
 type ExamArgs = ReturnType<typeof examOptions> extends Argv<infer A> ? A : never;
 
+const DESCRIBE =
+  'Run a client command (after --) against the simulator under chaos and judge it, rule by rule (for CI)';
+
 export const examCommand: CommandModule<object, ExamArgs> = {
   command: 'exam',
-  describe: 'Run a client against the simulator under chaos and judge it, rule by rule (for CI)',
-  builder: (yargs) => examOptions(yargs),
+  describe: DESCRIBE,
+  // The client command follows `--`, where yargs' positionals cannot say it: the usage line does.
+  builder: (yargs) =>
+    examOptions(yargs)
+      .usage(`$0 exam [options] -- COMMAND ARGS...\n\n${DESCRIBE}`)
+      .example(...EXAMPLES.exam),
   handler: async (argv: ArgumentsCamelCase<ExamArgs>) => {
     // Only loopback clients reach the exam's simulator, and they need no token: a CI job's token
     // for a simulator served elsewhere neither stops the exam nor guards it.

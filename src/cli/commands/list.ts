@@ -1,7 +1,7 @@
 /** `a2a-sim list`: the scenarios the simulator would load, in matching order, and the agents. */
 import type { Argv, CommandModule } from 'yargs';
 import { agentSummary, loadAgentDirs } from '../../agents/load.js';
-import { COMMANDS } from '../../config/commands.js';
+import { COMMANDS, EXAMPLES } from '../../config/commands.js';
 import { describeCondition, scenarioSummary } from '../../scenario/describe.js';
 import { chaosTextProblem } from '../../chaos/scenario-chaos.js';
 import { BUILTIN_SCENARIO_DIR, formatIssue, loadScenarioDirs } from '../../scenario/load.js';
@@ -14,7 +14,7 @@ type ListArgs = ReturnType<typeof listOptions> extends Argv<infer A> ? A : never
 export const listCommand: CommandModule<object, ListArgs> = {
   command: 'list',
   describe: 'List the scenarios that would be loaded, with their match rules, and the agents',
-  builder: (yargs) => listOptions(yargs),
+  builder: (yargs) => listOptions(yargs).example(...EXAMPLES.list),
   handler: async (argv) => {
     const dirs = [...argv.scenarioDirs, ...(argv.builtinScenarios ? [BUILTIN_SCENARIO_DIR] : [])];
     const loaded = await loadScenarioDirs(dirs, { checkChaos: chaosTextProblem });

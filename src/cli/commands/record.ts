@@ -4,7 +4,7 @@
  * client is done: Ctrl-C, `POST /_sim/record/stop`, or the end of the command given after `--`.
  */
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { COMMANDS } from '../../config/commands.js';
+import { COMMANDS, EXAMPLES } from '../../config/commands.js';
 import { createSimulator, VERSION, type RecordingResult } from '../../index.js';
 import { runClientCommand } from '../client-command.js';
 import { checkServerArgs, simulatorOptions, withOptions } from '../options.js';
@@ -21,10 +21,16 @@ const recordOptions = <T>(yargs: Argv<T>) =>
 
 type RecordArgs = ReturnType<typeof recordOptions> extends Argv<infer A> ? A : never;
 
+const DESCRIBE = "Record a real agent's conversations as scenario files, in front of it";
+
 export const recordCommand: CommandModule<object, RecordArgs> = {
-  command: 'record [options] [-- command...]',
-  describe: "Record a real agent's conversations as scenario files, in front of it",
-  builder: (yargs) => recordOptions(yargs),
+  command: 'record',
+  describe: DESCRIBE,
+  // The client command follows `--`: as a positional, `[-- command...]` took any stray word too.
+  builder: (yargs) =>
+    recordOptions(yargs)
+      .usage(`$0 record [options] [-- COMMAND ARGS...]\n\n${DESCRIBE}`)
+      .example(...EXAMPLES.record),
   handler: async (argv: ArgumentsCamelCase<RecordArgs>) => {
     const { proxy, record, ...options } = simulatorOptions(argv, COMMANDS.record);
     const sim = await createSimulator({

@@ -10,7 +10,7 @@ import type { LoggedEvent, Message, Part, SendResult } from '../../domain/types.
 import { composeAgents, createShared } from '../../compose/agents.js';
 import { loadCatalog } from '../../compose/catalog.js';
 import { resolveSettings } from '../../compose/settings.js';
-import { COMMANDS } from '../../config/commands.js';
+import { COMMANDS, EXAMPLES } from '../../config/commands.js';
 import { VirtualClock } from '../../lib/clock.js';
 import { withOptions } from '../options.js';
 
@@ -26,7 +26,7 @@ type ReplayArgs = ReturnType<typeof replayOptions> extends Argv<infer A> ? A : n
 export const replayCommand: CommandModule<object, ReplayArgs> = {
   command: 'replay <text>',
   describe: 'Print the timeline the simulator would play for a message (and follow-ups), without a server',
-  builder: (yargs) => replayOptions(yargs),
+  builder: (yargs) => replayOptions(yargs).example(...EXAMPLES.replay),
   handler: async (argv) => {
     const clock = new VirtualClock();
     const settings = resolveSettings({

@@ -2,7 +2,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { agentJsonSchema } from '../../agents/schema.js';
 import { chaosJsonSchema } from '../../chaos/profile.js';
-import { COMMANDS } from '../../config/commands.js';
+import { COMMANDS, EXAMPLES } from '../../config/commands.js';
 import { scenarioJsonSchema } from '../../scenario/schema.js';
 import { withOptions } from '../options.js';
 
@@ -13,7 +13,7 @@ type SchemaArgs = ReturnType<typeof schemaOptions> extends Argv<infer A> ? A : n
 export const schemaCommand: CommandModule<object, SchemaArgs> = {
   command: 'schema',
   describe: 'Print the JSON Schema of scenario files (--agent: of agent files, --chaos: of chaos profiles)',
-  builder: (yargs) => schemaOptions(yargs),
+  builder: (yargs) => schemaOptions(yargs).example(...EXAMPLES.schema),
   handler: (argv) => {
     const schema = argv.agent ? agentJsonSchema() : argv.chaos ? chaosJsonSchema() : scenarioJsonSchema();
     process.stdout.write(`${JSON.stringify(schema, null, 2)}\n`);

@@ -1,6 +1,6 @@
 /** `a2a-sim serve`: start the simulator and print where to reach it. */
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { COMMANDS } from '../../config/commands.js';
+import { COMMANDS, EXAMPLES } from '../../config/commands.js';
 import { createSimulator, VERSION } from '../../index.js';
 import { checkServerArgs, simulatorOptions, withOptions } from '../options.js';
 
@@ -11,7 +11,7 @@ type ServeArgs = ReturnType<typeof serveOptions> extends Argv<infer A> ? A : nev
 export const serveCommand: CommandModule<object, ServeArgs> = {
   command: ['serve', '$0'],
   describe: 'Start the simulator (the default command)',
-  builder: (yargs) => serveOptions(yargs),
+  builder: (yargs) => serveOptions(yargs).example(...EXAMPLES.serve),
   handler: async (argv: ArgumentsCamelCase<ServeArgs>) => {
     if (argv.proxyAll && argv.proxy === undefined && argv.proxyGateway === undefined) {
       throw new Error('--proxy-all needs --proxy URL or --proxy-gateway URL');

@@ -2,6 +2,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommandModule } from 'yargs';
+import { EXAMPLES } from '../../config/commands.js';
 import { CHAOS_FILE, listChaosFiles, loadChaosFile } from '../../chaos/catalog.js';
 import { chaosTextProblem } from '../../chaos/scenario-chaos.js';
 import { AGENT_FILE, listAgentFiles, loadAgentFile, type AgentDefinition } from '../../agents/load.js';
@@ -23,12 +24,14 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
   describe:
     'Check scenario, agent and chaos profile files (or directories of them) and report every problem with its line',
   builder: (yargs) =>
-    yargs.positional('files', {
-      type: 'string',
-      array: true,
-      demandOption: true,
-      describe: 'Scenario files, agent files (*.agent.yaml), chaos profiles (*.chaos.yaml) or directories',
-    }) as never,
+    yargs
+      .positional('files', {
+        type: 'string',
+        array: true,
+        demandOption: true,
+        describe: 'Scenario files, agent files (*.agent.yaml), chaos profiles (*.chaos.yaml) or directories',
+      })
+      .example(...EXAMPLES.validate) as never,
   handler: async (argv) => {
     const issues: ScenarioIssue[] = [];
     const files: string[] = [];
