@@ -5,6 +5,7 @@
  */
 import { CallTally } from '../src/admin/call-tally.js';
 import { RequestJournal } from '../src/admin/journal.js';
+import { FaultLog } from '../src/chaos/fault-log.js';
 import { VirtualClock } from '../src/lib/clock.js';
 
 const CALLS = 200_000;
@@ -12,7 +13,7 @@ const CALLS = 200_000;
 function nsPerCall(tallied: boolean): number {
   const clock = new VirtualClock();
   const journal = new RequestJournal(1000);
-  if (tallied) new CallTally(journal, clock);
+  if (tallied) new CallTally(journal, new FaultLog(), clock);
   const started = process.hrtime.bigint();
   for (let i = 0; i < CALLS; i++) {
     const exchange = journal.open({ atMs: clock.now(), method: 'POST', path: '/message:send', headers: {} });

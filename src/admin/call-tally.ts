@@ -9,8 +9,11 @@
  * tally grow.
  */
 import type { Exchange } from '../calls/exchange.js';
+import type { FaultLog } from '../chaos/fault-log.js';
 import type { Clock } from '../lib/clock.js';
 import type { RequestJournal } from './journal.js';
+
+const FAULT_KINDS: ReadonlySet<string> = new Set(['drop', 'duplicate', 'delay', 'error', 'quirk', 'card']);
 
 /** The bindings as the journal names them (`ReadAs.binding`). */
 const BINDINGS: ReadonlySet<string> = new Set([
@@ -60,8 +63,16 @@ export interface CallCounts {
 
 export class CallTally {
   private readonly byBinding = new Map<string, Map<string, CallCounts>>();
+  /** Faults chaos injected here, by kind. */
+  readonly faults = new Map<string, number>();
 
-  constructor(journal: RequestJournal, clock: Clock) {
+  constructor(journal: RequestJournal, faults: FaultLog, clock: Clock) {
+    faults.onRecord((fault) => {
+      // Another replica's fault, mirrored here for the fault list: that replica counts it.
+      if (fault.replica !== undefined) return;
+      const kind = FAULT_KINDS.has(fault.kind) ? fault.kind : 'other';
+      this.faults.set(kind, (this.faults.get(kind) ?? 0) + 1);
+    });
     journal.onStreamOpen((exchange) => {
       const counts = this.countsOf(exchange);
       counts.openStreams++;

@@ -1,21 +1,17 @@
 /**
- * The simulator's metrics in the Prometheus text format (`GET /_sim/metrics`). The calls are the
- * tally's (call-tally.ts), the faults the fault log's; what the simulator holds (tasks by state,
- * memory, verdicts, the replica's store) is read on scrape. Each simulator has a registry of its
+ * The simulator's metrics in the Prometheus text format (`GET /_sim/metrics`). The calls and the
+ * faults are the tally's (call-tally.ts), counted from the start; what the simulator holds (tasks by
+ * state, memory, verdicts, the replica's store) is read on scrape. This module, and prom-client with
+ * it, is loaded on the first scrape. Each simulator has a registry of its
  * own, never prom-client's global one: several simulators may live in one process (tests, the
  * programmatic API). Every label value comes from a fixed set, so a client cannot make it grow.
  */
 import { Counter, Gauge, type Histogram, Registry } from 'prom-client';
-import type { FaultLog } from '../chaos/fault-log.js';
 import { TASK_STATES, type TaskState } from '../domain/types.js';
-import type { Clock } from '../lib/clock.js';
 import type { TaskStore } from '../store/task-store.js';
 import type { ClientVerdicts } from '../verdicts/judge.js';
 import { RULE_IDS } from '../verdicts/rules.js';
-import { CallTally, LATENCY_BUCKETS } from './call-tally.js';
-import type { RequestJournal } from './journal.js';
-
-const FAULT_KINDS: ReadonlySet<string> = new Set(['drop', 'duplicate', 'delay', 'error', 'quirk', 'card']);
+import { LATENCY_BUCKETS, type CallTally } from './call-tally.js';
 
 /** What one byte-budgeted record holds now, and may hold. */
 export interface MemoryReading {
@@ -25,9 +21,7 @@ export interface MemoryReading {
 
 /** Where the metrics come from; everything but the journal and the fault log is read on scrape. */
 export interface MetricsSources {
-  clock: Clock;
-  journal: RequestJournal;
-  faults: FaultLog;
+  tally: CallTally;
   store: TaskStore;
   /** The byte-budgeted records (`store`, `journal`, `verdicts`), as `GET /_sim/health` shows them. */
   memory(): Record<string, MemoryReading>;
@@ -48,20 +42,19 @@ export interface Scrape {
 }
 
 /**
- * Starts tallying the sources' calls into a registry of its own; `scrape` renders it.
+ * A registry of its own over the tally and the sources; `scrape` renders it.
  * @example const metrics = simMetrics(sources); const { contentType, text } = await metrics.scrape();
  */
 export function simMetrics(sources: MetricsSources): { scrape(): Promise<Scrape> } {
   const registry = new Registry();
-  tallyCalls(sources, registry);
+  tallyCalls(sources.tally, registry);
   readOnScrape(sources, [registry]);
   return { scrape: async () => ({ contentType: registry.contentType, text: await registry.metrics() }) };
 }
 
 type Registers = Registry[];
 
-function tallyCalls({ journal, faults, clock }: MetricsSources, registry: Registry): void {
-  const tally = new CallTally(journal, clock);
+function tallyCalls(tally: CallTally, registry: Registry): void {
   const registers = [registry];
   const labels = ['binding', 'operation'] as const;
   new Counter({
@@ -100,17 +93,15 @@ function tallyCalls({ journal, faults, clock }: MetricsSources, registry: Regist
       }
     },
   });
-  // Faults are few, so prom-client counts them itself.
-  const faultsInjected = new Counter({
+  new Counter({
     name: 'a2a_sim_faults_injected_total',
     help: 'Faults chaos injected, by kind.',
     labelNames: ['kind'] as const,
     registers,
-  });
-  faults.onRecord((fault) => {
-    // Another replica's fault, mirrored here for the fault list: that replica counts it.
-    if (fault.replica !== undefined) return;
-    faultsInjected.inc({ kind: FAULT_KINDS.has(fault.kind) ? fault.kind : 'other' });
+    collect() {
+      this.reset();
+      for (const [kind, n] of tally.faults) this.inc({ kind }, n);
+    },
   });
 }
 

@@ -5,7 +5,8 @@
 import { agentSummary } from '../agents/load.js';
 import { SimEventBus, type SimEventBody } from '../admin/events.js';
 import { RequestJournal } from '../admin/journal.js';
-import { simMetrics } from '../admin/metrics.js';
+import { CallTally } from '../admin/call-tally.js';
+import type { Scrape } from '../admin/metrics.js';
 import { logRequest } from '../admin/request-log.js';
 import type { ControlPlane } from '../admin/control-plane.js';
 import { VERSION } from '../config.js';
@@ -46,21 +47,25 @@ export function composeControl(
   }
   deliveries.onRecord((delivery) => events.publish({ type: 'push:attempt', delivery }));
   const { judge } = shared;
+  // Calls are counted from the start; prom-client and the registry load on the first scrape.
+  const tally = settings.metrics ? new CallTally(journal, faults, clock) : undefined;
+  let registry: Promise<{ scrape(): Promise<Scrape> }> | undefined;
   const metrics =
-    settings.metrics &&
-    simMetrics({
-      clock,
-      journal,
-      faults,
-      store,
-      memory: () => ({
-        store: { bytes: store.bytes, maxBytes: settings.retention.maxStoreBytes },
-        journal: { bytes: journal.bytes, maxBytes: journal.maxBytes },
-        verdicts: { bytes: judge.bytes, maxBytes: judge.maxBytes },
-      }),
-      verdicts: () => judge.verdicts(),
-      ...(replica && { replica: () => replica.health() }),
-    });
+    tally &&
+    (() =>
+      (registry ??= import('../admin/metrics.js').then(({ simMetrics }) =>
+        simMetrics({
+          tally,
+          store,
+          memory: () => ({
+            store: { bytes: store.bytes, maxBytes: settings.retention.maxStoreBytes },
+            journal: { bytes: journal.bytes, maxBytes: journal.maxBytes },
+            verdicts: { bytes: judge.bytes, maxBytes: judge.maxBytes },
+          }),
+          verdicts: () => judge.verdicts(),
+          ...(replica && { replica: () => replica.health() }),
+        }),
+      )).then((m) => m.scrape()));
   judge.onChange(
     (verdicts) => events.publish({ type: 'verdict:changed', verdicts }),
     () => events.watched,
@@ -76,7 +81,7 @@ export function composeControl(
     version: VERSION,
     ...(settings.adminToken !== undefined && { adminToken: settings.adminToken }),
     ...(replica && { sync: () => replica.sync(), changed: (change) => replica.changed(change) }),
-    ...(metrics && { metrics: () => metrics.scrape() }),
+    ...(metrics && { metrics }),
     health: () => ({
       ...(replica && storeHealth(replica.health())),
       version: VERSION,
