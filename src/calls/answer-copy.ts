@@ -3,7 +3,13 @@
  * frames, as sent, chaos included). The client decides how large an answer gets (a long message, a
  * stream it keeps open), so the copy keeps the first {@link MAX_ANSWER_CHARS} characters and only
  * counts the rest, and says so.
+ *
+ * A stream's frame that is an event of the task's log, encoded as every stream of that binding
+ * encodes it, is kept as that event and encoded again when the copy is read: the store holds the
+ * event anyway, so a thousand open streams do not hold a second copy of every frame they sent (the
+ * text of each would outlive its write by the whole stream). It counts as its text would.
  */
+import type { LoggedEvent } from '../domain/types.js';
 
 /** An answer's body (or a stream's frames) is kept up to this size; the rest is counted, not kept. */
 export const MAX_ANSWER_CHARS = 16 * 1024;
@@ -26,15 +32,59 @@ export interface AnswerEntry {
 /** Answer headers whose values are secrets: shown as sent, not what they hold. */
 const SECRET_ANSWER_HEADERS = new Set(['set-cookie', 'authorization', 'x-api-key', 'x-admin-token']);
 
+/** How a stream encodes an event of the task's log as its SSE frame (blank line included). */
+export type RenderFrame = (event: LoggedEvent) => string;
+
 export class AnswerCopy {
   private text = '';
   private moreBytes = 0;
   /** Frame ends (blank lines) seen in what was not kept. */
   private moreFrames = 0;
   private headers: Record<string, string> = {};
+  /** A stream's frames as they come whole from its writer: texts, or log events to render. */
+  private frames: (string | LoggedEvent)[] | undefined;
+  private render: RenderFrame | undefined;
+  /** Characters the kept frames hold. */
+  private framesChars = 0;
+
+  /**
+   * From now on the answer is an event stream whose writer hands over each frame whole
+   * ({@link frame}, {@link event}); what passes through {@link take} is those same frames.
+   */
+  streamed(render?: RenderFrame): void {
+    this.frames = [];
+    this.render = render;
+  }
+
+  /** A frame kept as its text: a comment, a snapshot, a made-up event, an error. */
+  frame(text: string): void {
+    this.keep(text, text);
+  }
+
+  /** A frame that is `event` of the task's log as `render` encodes it: `text`, which is not kept. */
+  event(event: LoggedEvent, text: string): void {
+    this.keep(this.render ? event : text, text);
+  }
+
+  private keep(frame: string | LoggedEvent, text: string): void {
+    const frames = this.frames;
+    if (!frames) return this.take(text);
+    if (
+      this.moreFrames === 0 &&
+      frames.length < MAX_ANSWER_EVENTS &&
+      this.framesChars + text.length <= MAX_ANSWER_CHARS
+    ) {
+      frames.push(frame);
+      this.framesChars += text.length;
+      return;
+    }
+    this.moreBytes += Buffer.byteLength(text, 'utf8');
+    this.moreFrames++;
+  }
 
   /** Takes what went out: a chunk of the body, a string or bytes. */
   take(chunk: string | Uint8Array): void {
+    if (this.frames) return;
     const room = MAX_ANSWER_CHARS - this.text.length;
     const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
     if (text.length <= room) {
@@ -62,7 +112,7 @@ export class AnswerCopy {
 
   /** What the copy holds, approximately, in bytes: what the journal counts. */
   get bytes(): number {
-    let bytes = this.text.length;
+    let bytes = this.text.length + this.framesChars;
     for (const name in this.headers) bytes += name.length + this.headers[name]!.length;
     return bytes;
   }
@@ -72,6 +122,9 @@ export class AnswerCopy {
     let moreBytes = this.moreBytes;
     if (!streamed) {
       entry.body = this.text;
+    } else if (this.frames) {
+      entry.events = this.frames.map((frame) => this.textOf(frame).slice(0, -2));
+      if (this.moreFrames > 0) entry.moreEvents = this.moreFrames;
     } else {
       const frames = this.text.split('\n\n');
       // What follows the last blank line is a frame not ended: cut at the edge of the copy (its
@@ -91,5 +144,14 @@ export class AnswerCopy {
     }
     if (moreBytes > 0) entry.moreBytes = moreBytes;
     return entry;
+  }
+
+  private textOf(frame: string | LoggedEvent): string {
+    if (typeof frame === 'string') return frame;
+    try {
+      return this.render!(frame);
+    } catch (error) {
+      return `: event ${frame.seq} could not be encoded again (${(error as Error).message})\n\n`;
+    }
   }
 }

@@ -7,7 +7,7 @@ import { afterEach, expect, it } from 'vitest';
 import { MAX_ANSWER_CHARS } from '../../src/calls/answer-copy.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
 import { postSse } from '../helpers/sse.js';
-import { admin, postJson, v1Send } from '../helpers/wire.js';
+import { admin, chaosHeader, postJson, rpcStream, v03Send, v1Send } from '../helpers/wire.js';
 
 let t: TestSim | undefined;
 afterEach(() => t?.close());
@@ -41,6 +41,35 @@ it("shows a stream's events as they were sent", async () => {
     .map((frame: string) => JSON.parse(frame.slice(frame.indexOf('data: ') + 6)));
   expect(data).toEqual(events.map((event) => event.json));
 });
+
+it.each([
+  ['JSON-RPC 1.0', 'SendStreamingMessage', v1Send, '1.0'],
+  ['JSON-RPC 0.3', 'message/stream', v03Send, undefined],
+] as const)(
+  "shows a %s stream's frames as sent, duplicates and made-up states included",
+  async (_binding, method, send, version) => {
+    t = await startSim();
+    const headers = chaosHeader('duplicate=1, quirks=unknown-state');
+    const reader = await t.drive(
+      rpcStream(t, method, send('What is the weather today?'), {
+        id: 'r-7',
+        headers,
+        ...(version && { version }),
+      }),
+    );
+    const events = await t.drive(reader.rest());
+    const [entry] = await requests(t);
+    const frames = (entry.answer.events as string[]).filter((frame) => frame.includes('data: '));
+    expect(frames.map((frame) => frame.slice(frame.indexOf('data: ') + 6))).toEqual(
+      events.map((event) => event.data),
+    );
+    expect(
+      frames.map((frame) => (frame.startsWith('id: ') ? frame.slice(4, frame.indexOf('\n')) : undefined)),
+    ).toEqual(events.map((event) => event.id));
+    // Duplicated events went out twice, and so show twice.
+    expect(new Set(events.map((event) => event.data)).size).toBeLessThan(events.length);
+  },
+);
 
 it('keeps the byte budget with large answers: each answer clipped, the oldest entries forgotten', async () => {
   const maxBytes = 256 * 1024;

@@ -3,6 +3,8 @@
  * per event, `id: <seq>` on task events, `: keep-alive` comments from one shared timer.
  */
 import type { ServerResponse } from 'node:http';
+import type { AnswerCopy } from '../../calls/answer-copy.js';
+import type { LoggedEvent } from '../../domain/types.js';
 import type { Clock, Timer } from '../../lib/clock.js';
 
 export const SSE_HEADERS = Object.freeze({
@@ -15,13 +17,23 @@ export const SSE_HEADERS = Object.freeze({
 /** A client that stops reading is cut off once this much output is queued for it. */
 const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
 
+/** One event's frame, blank line included. `data` must be a single line (JSON.stringify output is). */
+export function sseFrame(data: string, options: { id?: number; event?: string } = {}): string {
+  let frame = '';
+  if (options.id !== undefined) frame += `id: ${options.id}\n`;
+  if (options.event !== undefined) frame += `event: ${options.event}\n`;
+  return `${frame}data: ${data}\n\n`;
+}
+
 export class SseWriter {
   private closed = false;
   private wrote = false;
 
+  /** `copy`: the journal's copy of the answer, which gets each frame whole as it goes out. */
   constructor(
     private readonly res: ServerResponse,
     private readonly keepAlive: KeepAliveHub,
+    private readonly copy?: AnswerCopy,
   ) {}
 
   open(): void {
@@ -40,16 +52,21 @@ export class SseWriter {
     return !this.closed;
   }
 
-  /** Writes one event. `data` must be a single line (JSON.stringify output is). */
-  event(data: string, options: { id?: number; event?: string } = {}): void {
-    let frame = '';
-    if (options.id !== undefined) frame += `id: ${options.id}\n`;
-    if (options.event !== undefined) frame += `event: ${options.event}\n`;
-    this.write(`${frame}data: ${data}\n\n`);
+  /**
+   * Writes one event. `data` must be a single line (JSON.stringify output is). `logged`: the event
+   * of the task's log that `data` encodes as the stream's encoding always does, for the copy.
+   */
+  event(data: string, options: { id?: number; event?: string } = {}, logged?: LoggedEvent): void {
+    const frame = sseFrame(data, options);
+    if (this.write(frame)) {
+      if (logged) this.copy?.event(logged, frame);
+      else this.copy?.frame(frame);
+    }
   }
 
   comment(text: string): void {
-    this.write(`: ${text}\n\n`);
+    const frame = `: ${text}\n\n`;
+    if (this.write(frame)) this.copy?.frame(frame);
   }
 
   close(): void {
@@ -63,8 +80,9 @@ export class SseWriter {
     this.markClosed();
   }
 
-  private write(chunk: string): void {
-    if (this.closed) return;
+  /** Whether `chunk` went out. */
+  private write(chunk: string): boolean {
+    if (this.closed) return false;
     this.wrote = true;
     this.res.write(chunk);
     if (this.res.writableLength > MAX_QUEUED_BYTES) {
@@ -72,6 +90,7 @@ export class SseWriter {
       this.markClosed();
       this.res.destroy();
     }
+    return true;
   }
 
   private markClosed(): void {

@@ -7,7 +7,7 @@
 import type { ServerResponse } from 'node:http';
 import { A2AError } from '../../domain/errors.js';
 import type { DataItem, WireStream } from '../../calls/wire.js';
-import { KeepAliveHub, SseWriter } from './sse.js';
+import { KeepAliveHub, SseWriter, sseFrame } from './sse.js';
 import type { Exchange } from '../../calls/exchange.js';
 
 export interface StreamEncoding {
@@ -27,7 +27,9 @@ export interface SseOptions {
 
 export function pipeToSse(res: ServerResponse, stream: WireStream, options: SseOptions): void {
   const { keepAlive, encoding, report, exchange } = options;
-  const writer = new SseWriter(res, keepAlive);
+  // The journal's copy keeps an event of the log as the event, and encodes it again when read.
+  exchange.answer?.streamed((event) => sseFrame(encoding.frame({ kind: 'event', event }), { id: event.seq }));
+  const writer = new SseWriter(res, keepAlive, exchange.answer);
   let committed = false;
   let aborted = false;
   const commit = () => {
@@ -53,7 +55,9 @@ export function pipeToSse(res: ServerResponse, stream: WireStream, options: SseO
       try {
         const data = encoding.frame(item);
         commit();
-        writer.event(data, item.kind === 'event' && !item.synthetic ? { id: item.event.seq } : {});
+        if (item.kind !== 'event' || item.synthetic) writer.event(data);
+        // The stream's last event is encoded as such (v0.3 marks it final): the copy keeps its text.
+        else writer.event(data, { id: item.event.seq }, item.last ? undefined : item.event);
       } catch (error) {
         report(error);
         stream.stop();
@@ -97,7 +101,8 @@ export function sseError(
   error: A2AError,
 ): void {
   const { keepAlive, encoding, exchange } = options;
-  const writer = new SseWriter(res, keepAlive);
+  exchange.answer?.streamed();
+  const writer = new SseWriter(res, keepAlive, exchange.answer);
   exchange.streaming();
   writer.open();
   writeErrorFrame(writer, encoding, error);
