@@ -89,6 +89,28 @@ export const HTTP_WORKLOADS: HttpWorkload[] = [
     diagnostic: true,
   },
   {
+    // Not a target: rest-send-c64 with a journal that keeps nothing (no copy of a request or an
+    // answer), to show what journaling every call costs.
+    ...restSend(64),
+    name: 'rest-send-c64-unjournaled',
+    description: 'diagnostic: rest-send-c64 with the simulator at --journal-size 0',
+    simulatorFlags: ['--journal-size', '0'],
+    isSend: false,
+    diagnostic: true,
+  },
+  {
+    // Not a target: the three above at once, the core of a send with no per-call record but the
+    // verdicts' witness.
+    ...restSend(64),
+    name: 'rest-send-c64-bare',
+    description:
+      'diagnostic: rest-send-c64 with the simulator at --log-level silent --no-metrics --journal-size 0',
+    simulatorLogLevel: 'silent',
+    simulatorFlags: ['--no-metrics', '--journal-size', '0'],
+    isSend: false,
+    diagnostic: true,
+  },
+  {
     kind: 'http',
     name: 'jsonrpc-v1-send-c64',
     description: 'JSON-RPC 1.0 SendMessage (A2A-Version: 1.0), 64 connections',

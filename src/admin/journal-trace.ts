@@ -25,7 +25,7 @@ export function journalRequests(journal: RequestJournal, events: SimEventBus, cl
       path: (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/',
       headers: req.headers,
     });
-    copyAnswer(res, call.exchange);
+    if (journal.keeps) copyAnswer(res, call.exchange);
     res.on('close', () => call.complete(statusOf(res), res.headersSent));
     return call.exchange;
   };

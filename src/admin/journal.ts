@@ -37,6 +37,11 @@ export class RequestJournal {
     readonly maxBytes = DEFAULT_JOURNAL_BYTES,
   ) {}
 
+  /** Whether it keeps requests at all: a journal of size 0 keeps none, yet tells its listeners of each. */
+  get keeps(): boolean {
+    return this.capacity > 0;
+  }
+
   /** What the exchanges it shows hold, approximately, in bytes. */
   get bytes(): number {
     return this.heldBytes;
@@ -48,7 +53,8 @@ export class RequestJournal {
 
   /** Opens the record of a request that just arrived. */
   open(arrival: Omit<Arrival, 'n'>, onStream?: (exchange: Exchange) => void): Exchange {
-    const exchange = this.keep(new Exchange({ n: ++this.counter, ...arrival }, onStream));
+    const exchange = new Exchange({ n: ++this.counter, ...arrival }, onStream);
+    if (this.keeps) this.keep(exchange);
     for (const listener of this.opened) listener(exchange);
     return exchange;
   }
@@ -57,7 +63,7 @@ export class RequestJournal {
   adopt(entry: Omit<JournalEntry, 'n'>, replica: string): void {
     const exchange = Exchange.fromEntry({ n: ++this.counter, ...entry });
     exchange.replica = replica;
-    this.keep(exchange);
+    if (this.keeps) this.keep(exchange);
   }
 
   /** Called with each exchange as its request arrives, before any binding reads it. */
@@ -72,7 +78,8 @@ export class RequestJournal {
 
   /** The exchange's response is done: it is filled in for good, its body counted. */
   complete(exchange: Exchange): void {
-    if (exchange.n > this.forgottenUpTo()) {
+    if (!this.keeps) exchange.release();
+    else if (exchange.n > this.forgottenUpTo()) {
       this.count(exchange);
       this.fit();
     }

@@ -141,7 +141,7 @@ export interface SimulatorOptions {
    * @example 'http://localhost:4318'
    */
   otelEndpoint?: string;
-  /** Requests kept in the journal (`GET /_sim/requests`). */
+  /** Requests kept in the journal (`GET /_sim/requests`); 0 keeps none, every call still logged, counted and judged. */
   journalSize?: number;
   /** What the journal's requests may hold together (headers and clipped bodies), approximately. */
   journalBytes?: number;

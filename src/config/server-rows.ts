@@ -266,9 +266,10 @@ export const CONTROL_PLANE = group('Control plane', [
     env: true,
     type: 'number',
     integer: true,
-    min: 1,
+    min: 0,
     default: 1000,
-    help: 'Requests kept in the journal (GET /_sim/requests)',
+    help: 'Requests kept in the journal (GET /_sim/requests); 0 keeps none, and copies no answer',
+    doc: 'Requests kept in the journal (`GET /_sim/requests`, the dashboard, HAR); `0` keeps none and copies no answer, while the request log, metrics, traces and verdicts still see every call',
   },
   {
     name: 'journalBytes',

@@ -4,6 +4,7 @@
  * redacted; filters; the bound; DELETE.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/lib/log.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
 import { postSse } from '../helpers/sse.js';
 import { admin, getJson, postJson, rpcEnvelope, v03Send, v1Send } from '../helpers/wire.js';
@@ -213,5 +214,30 @@ describe('the bound and DELETE', () => {
     expect(await requests(t)).toEqual([]);
     await getJson(t, '/tasks');
     expect((await requests(t)).map((e) => e.n)).toEqual([28]);
+  });
+});
+
+describe('journalSize: 0', () => {
+  it('keeps no request and copies no answer, while the request log and the metrics see every call', async () => {
+    const lines: string[] = [];
+    const t = await startSim({
+      journalSize: 0,
+      logLevel: 'info',
+      logger: createLogger({ level: 'info', format: 'json', write: (line) => lines.push(line) }),
+    });
+    try {
+      await t.drive(postJson(t, '/message:send', v1Send(WEATHER, { messageId: 'j-none' })));
+      const reader = await t.drive(postSse(`${t.url}/message:stream`, v1Send(WEATHER)));
+      await t.drive(reader.rest());
+      expect(await requests(t)).toEqual([]);
+      expect((await admin(t, 'GET', '/health')).body.memory.journal.bytes).toBe(0);
+      const logged = lines.map((line) => JSON.parse(line)).filter((line) => line.request !== undefined);
+      expect(logged.map((line) => line.operation)).toEqual(['POST /message:send', 'POST /message:stream']);
+      const metrics = await (await fetch(`${t.url}/_sim/metrics`)).text();
+      expect(metrics).toMatch(/a2a_sim_requests_total\{binding="REST",operation="send",status="200"\} 1/);
+      expect(metrics).toMatch(/a2a_sim_requests_total\{binding="REST",operation="stream",status="200"\} 1/);
+    } finally {
+      await t.close();
+    }
   });
 });
