@@ -34,6 +34,12 @@ export function canApply(task: Pick<Task, 'status'>, _event: TaskEvent): boolean
  * mutation, one step; a Task snapshot (a turn's opening) carries the generation it was taken at.
  * Undefined while the task keeps none (the preview is off).
  */
+/** The state an event shows: a status update's, or the opening task's; an artifact shows none. */
+export function stateShownBy(event: TaskEvent): TaskState | undefined {
+  if (event.kind === 'status') return event.status.state;
+  return event.kind === 'task' ? event.task.status.state : undefined;
+}
+
 export function generationAfter(previous: number | undefined, event: TaskEvent): number | undefined {
   if (event.kind === 'task') return event.task.generation;
   return previous === undefined ? undefined : previous + 1;

@@ -8,6 +8,7 @@ import type * as OtelApi from '@opentelemetry/api';
 import type { Exchange } from '../calls/exchange.js';
 import type { WireItem, WireStream } from '../calls/wire.js';
 import type { FaultRecord } from '../chaos/fault-log.js';
+import { stateShownBy } from '../domain/lifecycle.js';
 import type { Clock } from '../lib/clock.js';
 
 /** Stream events one span records; past them a long stream only counts what it sent. */
@@ -179,12 +180,7 @@ function eventAttributes(item: Exclude<WireItem, { kind: 'keep-alive' }>): OtelA
       return { 'a2a.event.kind': 'snapshot', 'a2a.task.state': item.task.status.state };
     case 'event': {
       const { event, seq } = item.event;
-      const state =
-        event.kind === 'status'
-          ? event.status.state
-          : event.kind === 'task'
-            ? event.task.status.state
-            : undefined;
+      const state = stateShownBy(event);
       return {
         'a2a.event.kind': event.kind,
         ...(item.synthetic ? { 'a2a.event.synthetic': true } : { 'a2a.event.seq': seq }),

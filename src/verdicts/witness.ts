@@ -9,6 +9,7 @@ import type { Exchange, Delivered, StreamEnd } from '../calls/exchange.js';
 import type { OperationName } from '../calls/operations.js';
 import type { Layer } from '../calls/pipeline.js';
 import type { WireItem, WireSink, WireStream } from '../calls/wire.js';
+import { stateShownBy } from '../domain/lifecycle.js';
 import type { SendResult, Task } from '../domain/types.js';
 import type { Clock } from '../lib/clock.js';
 import type { Judge } from './judge.js';
@@ -146,12 +147,7 @@ function deliveredOf(item: WireItem): Delivered | undefined {
     }
     case 'event': {
       const { event, generation } = item.event;
-      const state =
-        event.kind === 'status'
-          ? event.status.state
-          : event.kind === 'task'
-            ? event.task.status.state
-            : undefined;
+      const state = stateShownBy(event);
       if (item.synthetic) return { synthetic: true, ...(state !== undefined && { state }) };
       return {
         seq: item.event.seq,
