@@ -17,7 +17,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { resetPlane } from './admin/control-plane.js';
+import { resetAndShare, setChaosAndShare } from './admin/control-plane.js';
 import type { SimEventBus } from './admin/events.js';
 import { attachFeed } from './admin/feed.js';
 import { journalCalls } from './admin/journal-trace.js';
@@ -232,9 +232,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   plane.feedMemory = () => feed.memory();
   const unwatch = settings.watch ? catalog.watch() : () => {};
   const setChaos = async (chaos: string | null) => {
-    if (chaos === null) shared.chaos.clear();
-    else await shared.chaos.set(chaos);
-    plane.changed?.({ kind: 'chaos', chaos });
+    await setChaosAndShare(plane, chaos);
   };
   const defined: SimAgent[] = agents.defined.map(({ id, code, service, definition }) => ({
     id,
@@ -266,8 +264,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     use: (...scenarios) => catalog.use(scenarios),
     resetScenarios: () => catalog.resetScenarios(),
     reset: async () => {
-      resetPlane(plane, {});
-      plane.changed?.({ kind: 'reset', filter: {} });
+      resetAndShare(plane, {});
       catalog.resetScenarios();
       await setChaos(settings.chaos ?? null);
     },

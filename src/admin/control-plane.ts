@@ -73,6 +73,20 @@ export function resetPlane(plane: ControlPlane, { scenario, agent, workspace }: 
   return removed;
 }
 
+/** A reset made through this replica: applied here, and told to the others; the tasks removed here. */
+export function resetAndShare(plane: ControlPlane, filter: ResetFilter): number {
+  const removed = resetPlane(plane, filter);
+  plane.changed?.({ kind: 'reset', filter });
+  return removed;
+}
+
+/** A chaos change made through this replica: set here, and told to the others; the chaos now set. */
+export async function setChaosAndShare(plane: ControlPlane, value: unknown): Promise<string | null> {
+  const chaos = await setChaos(plane, value);
+  plane.changed?.({ kind: 'chaos', chaos });
+  return chaos;
+}
+
 /** Sets the global chaos (null, "" or "off": none); throws InvalidParams on a mistake. */
 export async function setChaos(plane: ControlPlane, value: unknown): Promise<string | null> {
   if (value === null || value === '' || value === 'off') {

@@ -19,7 +19,7 @@ import type { TaskRecord } from '../store/task-store.js';
 import { checkAdminAccess, checkNotCrossSite } from './access.js';
 import { dashboardFiles } from './dashboard-files.js';
 import { sendHar } from './har-export.js';
-import { resetPlane, setChaos, type ControlPlane, type ResetFilter } from './control-plane.js';
+import { resetAndShare, setChaosAndShare, type ControlPlane, type ResetFilter } from './control-plane.js';
 import type { JournalQuery } from './journal.js';
 
 const JSON_TYPE = 'application/json';
@@ -92,16 +92,13 @@ export function adminRoutes(plane: ControlPlane): Router {
 
   router.post('/reset', async (req, res) => {
     const filter = ((await jsonBody(req, res)) ?? {}) as ResetFilter;
-    const removed = resetPlane(plane, filter);
-    plane.changed?.({ kind: 'reset', filter });
-    ok(res, { removed });
+    ok(res, { removed: resetAndShare(plane, filter) });
   });
 
   router.get('/chaos', (_req, res) => ok(res, chaosView(plane)));
   router.put('/chaos', async (req, res) => {
     const body = (await jsonBody(req, res)) as { chaos?: unknown } | undefined;
-    const chaos = await setChaos(plane, body?.chaos);
-    plane.changed?.({ kind: 'chaos', chaos });
+    await setChaosAndShare(plane, body?.chaos);
     ok(res, chaosView(plane));
   });
 
