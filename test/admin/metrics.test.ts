@@ -125,7 +125,7 @@ describe('GET /_sim/metrics', () => {
     expect(verdicts.length).toBeGreaterThan(0);
     expect(
       verdicts.every((m) => ['pass', 'fail', 'advice', 'not exercised'].includes(m.labels!['outcome']!)),
-    );
+    ).toBe(true);
     // Without a shared store, no replica to speak of.
     expect(all.has('a2a_sim_replica_up')).toBe(false);
   });
