@@ -3,7 +3,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeFiles } from './files.js';
-import { createSimulator, drive, VirtualClock, type SimulatorOptions } from '../../src/index.js';
+import {
+  createSimulator,
+  drive,
+  VirtualClock,
+  type RecordOptions,
+  type SimulatorOptions,
+} from '../../src/index.js';
 
 export type TestSim = Awaited<ReturnType<typeof startSim>>;
 
@@ -42,6 +48,23 @@ export async function startSimWith(files: Record<string, string>, options: Simul
     await removeDir();
     throw error;
   }
+}
+
+/**
+ * A simulator that records `agent` (a test's own simulator standing in for a real agent) through its
+ * proxy over HTTP+JSON, on the agent's virtual clock; the caller stops the recording and closes it.
+ * @example const recorder = await startRecorder(agent, { out }); … await recorder.recording!.stop();
+ */
+export function startRecorder(agent: Pick<TestSim, 'url' | 'clock'>, record: RecordOptions) {
+  return createSimulator({
+    port: 0,
+    host: '127.0.0.1',
+    clock: agent.clock,
+    logLevel: 'silent',
+    builtinScenarios: false,
+    proxy: { url: agent.url, binding: 'rest' },
+    record,
+  });
 }
 
 // The clock helpers are the package's own (src/testing.ts): tests use what users get.

@@ -7,9 +7,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createSimulator } from '../../src/index.js';
 import { harProblems } from '../helpers/har.js';
-import { startSim } from '../helpers/sim.js';
+import { startRecorder, startSim } from '../helpers/sim.js';
 import { postSse } from '../helpers/sse.js';
 import { postJson, v1Send } from '../helpers/wire.js';
 
@@ -21,15 +20,7 @@ let written: string | undefined;
 beforeAll(async () => {
   out = await mkdtemp(join(tmpdir(), 'a2a-sim-record-har-'));
   const agent = await startSim();
-  const recorder = await createSimulator({
-    port: 0,
-    host: '127.0.0.1',
-    clock: agent.clock,
-    logLevel: 'silent',
-    builtinScenarios: false,
-    proxy: { url: agent.url, binding: 'rest' },
-    record: { out, har: join(out, 'calls', 'session.har') },
-  });
+  const recorder = await startRecorder(agent, { out, har: join(out, 'calls', 'session.har') });
   try {
     const auth = { Authorization: 'Bearer user-s3cret-token' };
     await agent.drive(postJson(recorder, '/message:send', v1Send('What is the weather today?'), auth));

@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { createSimulator, type Simulator } from '../../src/index.js';
+import type { Simulator } from '../../src/index.js';
 import type { VirtualClock } from '../../src/lib/clock.js';
 import type { TaskStoreView } from '../../src/index.js';
 import { turn, inline } from '../engine/helpers.js';
-import { flushIo, settledYet, startSim, startSimWith } from '../helpers/sim.js';
+import { flushIo, settledYet, startRecorder, startSim, startSimWith } from '../helpers/sim.js';
 import { SseReader } from '../helpers/sse.js';
 
 /** The agent's gaps between chunks, ms: a second or so, and one pair sent together. */
@@ -98,15 +98,7 @@ describe('recording a stream that sends a chunk about every second', () => {
     const agent = await startSimWith({ 'report.yaml': AGENT_SCENARIO }, { builtinScenarios: false });
     let recorder: Simulator | undefined;
     try {
-      recorder = await createSimulator({
-        port: 0,
-        host: '127.0.0.1',
-        clock: agent.clock,
-        logLevel: 'silent',
-        builtinScenarios: false,
-        proxy: { url: agent.url, binding: 'rest' },
-        record: { out },
-      });
+      recorder = await startRecorder(agent, { out });
       const sent = countArtifacts(agent.sim.store);
       const taken = countArtifacts(recorder.store);
       await driveRecording(agent.clock, streamReport(recorder.url), sent, taken);
