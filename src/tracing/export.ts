@@ -9,7 +9,7 @@
  * await tracing.close(); // exports what is still batched
  */
 import type { Clock } from '../lib/clock.js';
-import { CallSpans, MAX_FAULT_EVENTS, MAX_STREAM_EVENTS } from './spans.js';
+import { CallSpans, SPAN_LIMITS } from './spans.js';
 
 export interface TracingOptions {
   /** The OTLP/HTTP endpoint: a base URL (`/v1/traces` is added) or the traces URL itself. */
@@ -43,8 +43,7 @@ export async function startTracing(options: TracingOptions): Promise<Tracing> {
       'service.name': SERVICE_NAME,
       'service.version': options.version,
     }),
-    // Our own caps come first (spans.ts); the SDK's default (128) would drop a long stream's first events.
-    spanLimits: { eventCountLimit: MAX_STREAM_EVENTS + MAX_FAULT_EVENTS },
+    spanLimits: SPAN_LIMITS,
     spanProcessors: [new sdk.BatchSpanProcessor(new otlp.OTLPTraceExporter({ url }))],
   });
   const spans = new CallSpans(api, provider.getTracer(SERVICE_NAME, options.version), options.clock);

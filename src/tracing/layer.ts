@@ -9,12 +9,13 @@ import type { WireStream } from '../calls/wire.js';
 import type { CallSpans } from './spans.js';
 
 export function traceLayer(spans?: CallSpans): Layer {
-  return async (call, next) => {
+  return (call, next) => {
     const { trace } = call.exchange;
+    // Most calls carry no trace and no span watches them: nothing to add to their way.
+    if (!trace && !spans) return next(call);
     const traced = trace ? { ...call, ctx: { ...call.ctx, traceHeaders: traceHeadersOf(trace) } } : call;
-    const answer = await next(traced);
     const { name } = call.operation;
-    if (!spans || (name !== 'stream' && name !== 'subscribe')) return answer;
-    return spans.watch(call.exchange, answer as WireStream);
+    if (!spans || (name !== 'stream' && name !== 'subscribe')) return next(traced);
+    return next(traced).then((answer) => spans.watch(call.exchange, answer as WireStream));
   };
 }

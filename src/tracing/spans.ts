@@ -16,6 +16,17 @@ export const MAX_STREAM_EVENTS = 1000;
 /** Fault events one span records. */
 export const MAX_FAULT_EVENTS = 100;
 /**
+ * Characters of one attribute's value: a path or an error's reason is the client's to make long
+ * (up to the request's header limit), and a span waits in the exporter's queue with all of it.
+ */
+export const MAX_ATTRIBUTE_CHARS = 1024;
+
+/** The SDK's limits for our spans: our own event caps come first (its default, 128, would drop a long stream's first events). */
+export const SPAN_LIMITS = {
+  eventCountLimit: MAX_STREAM_EVENTS + MAX_FAULT_EVENTS,
+  attributeValueLengthLimit: MAX_ATTRIBUTE_CHARS,
+} as const;
+/**
  * Faults recorded but not yet seen on their exchange (chaos numbers a fault, then links it to the
  * exchange): a bound on what a call that never completes could leave behind.
  */

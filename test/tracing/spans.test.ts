@@ -12,13 +12,13 @@ import { describe, expect, it } from 'vitest';
 import { Exchange } from '../../src/calls/exchange.js';
 import type { WireItem, WireSink } from '../../src/calls/wire.js';
 import { VirtualClock } from '../../src/lib/clock.js';
-import { CallSpans, MAX_STREAM_EVENTS } from '../../src/tracing/spans.js';
+import { CallSpans, MAX_ATTRIBUTE_CHARS, MAX_STREAM_EVENTS, SPAN_LIMITS } from '../../src/tracing/spans.js';
 import { tracesUrl } from '../../src/tracing/export.js';
 
 function setup() {
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({
-    spanLimits: { eventCountLimit: 10_000 },
+    spanLimits: SPAN_LIMITS,
     spanProcessors: [new SimpleSpanProcessor(exporter)],
   });
   const clock = new VirtualClock();
@@ -39,6 +39,18 @@ const statusEvent = (seq: number): WireItem => ({
 });
 
 describe('a call span', () => {
+  it('keeps an attribute the client made long to its first characters (a path, say)', () => {
+    const { exporter, clock, spans } = setup();
+    const path = `/tasks/${'x'.repeat(10_000)}`;
+    const exchange = new Exchange({ n: 1, atMs: clock.now(), method: 'GET', path, headers: {} });
+    spans.opened(exchange);
+    exchange.status = 404;
+    exchange.durationMs = 0;
+    spans.completed(exchange);
+    const [span] = exporter.getFinishedSpans();
+    expect(span!.attributes['url.path']).toBe(path.slice(0, MAX_ATTRIBUTE_CHARS));
+  });
+
   it('records the first stream events, then counts the rest', () => {
     const { exporter, clock, spans } = setup();
     const exchange = new Exchange({ n: 1, atMs: clock.now(), method: 'POST', path: '/', headers: {} });
