@@ -9,11 +9,13 @@
  * tally grow.
  */
 import type { Exchange } from '../calls/exchange.js';
-import type { FaultLog } from '../chaos/fault-log.js';
+import { OPERATIONS } from '../calls/operations.js';
+import { FAULT_KINDS, type FaultLog } from '../chaos/fault-log.js';
 import type { Clock } from '../lib/clock.js';
 import type { RequestJournal } from './journal.js';
 
-const FAULT_KINDS: ReadonlySet<string> = new Set(['drop', 'duplicate', 'delay', 'error', 'quirk', 'card']);
+/** The labels a fault's kind may take: the kinds there are, and `other`. */
+const FAULT_KIND_LABELS: ReadonlySet<string> = new Set(FAULT_KINDS);
 
 /** The bindings as the journal names them (`ReadAs.binding`). */
 const BINDINGS: ReadonlySet<string> = new Set([
@@ -26,19 +28,8 @@ const BINDINGS: ReadonlySet<string> = new Set([
   'gRPC 0.3',
 ]);
 
-const OPERATIONS: ReadonlySet<string> = new Set([
-  'send',
-  'stream',
-  'get',
-  'list',
-  'cancel',
-  'subscribe',
-  'create-push-config',
-  'get-push-config',
-  'list-push-configs',
-  'delete-push-config',
-  'card',
-]);
+/** The operations, and the card fetch: what an exchange's `kind` may be. */
+const OPERATION_KINDS: ReadonlySet<string> = new Set([...Object.keys(OPERATIONS), 'card']);
 
 /** Upper bounds in seconds: a simulated agent answers in microseconds or, with scenario delays, in seconds. */
 export const LATENCY_BUCKETS: readonly number[] = [
@@ -70,7 +61,7 @@ export class CallTally {
     faults.onRecord((fault) => {
       // Another replica's fault, mirrored here for the fault list: that replica counts it.
       if (fault.replica !== undefined) return;
-      const kind = FAULT_KINDS.has(fault.kind) ? fault.kind : 'other';
+      const kind = FAULT_KIND_LABELS.has(fault.kind) ? fault.kind : 'other';
       this.faults.set(kind, (this.faults.get(kind) ?? 0) + 1);
     });
     journal.onStreamOpen((exchange) => {
@@ -140,7 +131,7 @@ function bindingOf(exchange: Exchange): string {
 function operationOf(exchange: Exchange, binding: string): string {
   const { kind } = exchange;
   if (kind === undefined) return binding === 'none' ? 'none' : 'other';
-  return OPERATIONS.has(kind) ? kind : 'other';
+  return OPERATION_KINDS.has(kind) ? kind : 'other';
 }
 
 /** HTTP statuses are three digits; 0 is a connection closed without an answer. */

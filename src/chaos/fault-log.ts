@@ -6,7 +6,8 @@
 import { RingLog } from '../lib/ring-log.js';
 import type { RequestSummary } from '../calls/exchange.js';
 
-export type FaultKind = 'drop' | 'duplicate' | 'delay' | 'error' | 'quirk' | 'card';
+export const FAULT_KINDS = ['drop', 'duplicate', 'delay', 'error', 'quirk', 'card'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultRecord {
   /** 1, 2, … in the order faults were injected. */
