@@ -63,15 +63,13 @@ function sendInit(workload: HttpWorkload): RequestInit {
 
 async function httpRun(workload: HttpWorkload, kind: ServerKind, bench: Bench): Promise<HttpRun> {
   const { settings, pin } = bench;
-  const logLevel = kind === 'simulator' ? workload.simulatorLogLevel : undefined;
   const serveFlags = kind === 'simulator' ? (workload.simulatorFlags ?? []) : [];
-  const key = [kind, logLevel ?? '', ...serveFlags].join(':');
+  const key = [kind, ...serveFlags].join(':');
   let server = sharedServers.get(key);
   if (!server) {
     server = await startServer(kind, {
       pin,
       nodeFlags: bench.simulatorFlags,
-      ...(logLevel && { logLevel }),
       ...(serveFlags.length > 0 && { serveFlags }),
     });
     if (settings.reuseServers) sharedServers.set(key, server);
