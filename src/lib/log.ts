@@ -5,6 +5,7 @@
  * output: stdout carries only what a command prints.
  */
 import { pino, type DestinationStream } from 'pino';
+import { wallNow } from './clock.js';
 
 export type LogLevel = 'silent' | 'error' | 'warn' | 'info' | 'debug';
 export const LOG_LEVELS: readonly LogLevel[] = ['silent', 'error', 'warn', 'info', 'debug'];
@@ -86,14 +87,33 @@ export function createLogger({ level, format = defaultLogFormat(), write }: Logg
     },
     destination,
   );
+  const record = (wanted: 'warn' | 'info' | 'debug') => (message: string, fields?: LogFields) => {
+    if (log.isLevelEnabled(wanted)) destination.write(jsonLine(wanted, message, fields));
+  };
   return {
     error: (message, error) =>
       error instanceof Error ? log.error({ err: error }, message) : log.error(message),
-    warn: (message, fields) => (fields ? log.warn(fields, message) : log.warn(message)),
-    info: (message, fields) => (fields ? log.info(fields, message) : log.info(message)),
-    debug: (message, fields) => (fields ? log.debug(fields, message) : log.debug(message)),
+    warn: record('warn'),
+    info: record('info'),
+    debug: record('debug'),
     isEnabled: (wanted) => log.isLevelEnabled(wanted),
   };
+}
+
+/**
+ * The line pino writes for a record with flat fields, byte for byte (level, time, the fields that
+ * are set in their order, msg), built directly: a line per request went through pino's generic
+ * serializer for a tenth of a send's CPU. Errors, whose fields nest, still go through pino.
+ */
+function jsonLine(level: string, message: string, fields: LogFields | undefined): string {
+  let line = `{"level":"${level}","time":${wallNow()}`;
+  if (fields) {
+    for (const key in fields) {
+      const value = fields[key];
+      if (value !== undefined) line += `,${JSON.stringify(key)}:${JSON.stringify(value)}`;
+    }
+  }
+  return `${line},"msg":${JSON.stringify(message)}}\n`;
 }
 
 const LEVEL_TAGS: Readonly<Record<string, string>> = {
