@@ -69,6 +69,7 @@ describe('the checker itself', () => {
   it('sees real imports in src/ and ignores the example import in a doc comment', () => {
     expect(importsOf(file('admin/admin-app.ts').code).map((i) => i.specifier)).toContain('express');
     expect(importsOf(file('store/event-log.ts').code).map((i) => i.specifier)).toEqual([
+      '../domain/lifecycle.js',
       '../domain/types.js',
     ]);
     expect(importsOf(file('index.ts').code).map((i) => i.specifier)).not.toContain('a2a-sim');

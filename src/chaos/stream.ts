@@ -18,6 +18,7 @@ import type { DataItem, WireItem, WireSink, WireStream } from '../calls/wire.js'
 import type { FaultKind } from './fault-log.js';
 import type { ChaosPlan } from './plan.js';
 import type { Quirk } from './profile.js';
+import { isoTime } from '../lib/iso-time.js';
 
 export interface StreamChaosDeps {
   clock: Clock;
@@ -302,7 +303,7 @@ function taskIdOf(item: WireItem): string | undefined {
 }
 
 function syntheticStatus(taskId: string, contextId: string, state: TaskState, atMs: number): EventItem {
-  const status = { state, timestamp: new Date(atMs).toISOString() };
+  const status = { state, timestamp: isoTime(atMs) };
   return {
     kind: 'event',
     synthetic: true,

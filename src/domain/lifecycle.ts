@@ -59,9 +59,13 @@ export class LiveTask {
   private contextIdNow!: string;
   private metadata: Task['metadata'];
   private statusNow!: TaskStatus;
+  /** The created task's own list until a status message adds to it: then a copy of it, grown here. */
   private history!: Message[];
-  /** Owned copies: the logged chunk an artifact started from must not grow with it. */
-  private artifacts!: Artifact[];
+  private historyOwned = false;
+  /** The logged chunks themselves, until one is appended to: see {@link mergeArtifact}. */
+  private artifacts: Artifact[] = NO_ARTIFACTS;
+  /** The artifacts grown here: owned copies, since the logged chunk one started from must not grow with it. */
+  private grown: Set<Artifact> | undefined;
   private generationNow: number | undefined;
 
   constructor(task: Task) {
@@ -89,7 +93,7 @@ export class LiveTask {
         break;
       case 'status':
         this.statusNow = event.status;
-        if (event.status.message) this.history.push(event.status.message);
+        if (event.status.message) this.addToHistory(event.status.message);
         break;
       case 'artifact':
         this.mergeArtifact(event.artifact, event.append);
@@ -116,19 +120,51 @@ export class LiveTask {
     this.metadata = task.metadata;
     this.statusNow = task.status;
     this.generationNow = task.generation;
-    this.history = task.history.slice();
-    this.artifacts = [];
+    this.history = task.history;
+    this.historyOwned = false;
+    this.artifacts = NO_ARTIFACTS;
+    this.grown = undefined;
     for (const artifact of task.artifacts) this.mergeArtifact(artifact, false);
   }
 
-  /** By a scan, not an index: a task has a handful of artifacts, however many chunks each has. */
+  private addToHistory(message: Message): void {
+    if (this.historyOwned) this.history.push(message);
+    else {
+      this.history = [...this.history, message];
+      this.historyOwned = true;
+    }
+  }
+
+  /**
+   * By a scan, not an index: a task has a handful of artifacts, however many chunks each has. A
+   * chunk is kept as logged (events are never touched) until another is appended to it; only then
+   * is it copied, once, and grown in place. Most artifacts come in one chunk and cost no copy.
+   */
   private mergeArtifact(chunk: Artifact, append: boolean): void {
-    const index = this.artifacts.findIndex((a) => a.artifactId === chunk.artifactId);
-    if (index < 0) this.artifacts.push(ownedCopy(chunk));
-    else if (append) this.artifacts[index]!.parts.push(...chunk.parts);
-    else this.artifacts[index] = ownedCopy(chunk);
+    const { artifacts } = this;
+    const index = artifacts.findIndex((a) => a.artifactId === chunk.artifactId);
+    if (index < 0) {
+      if (artifacts === NO_ARTIFACTS) this.artifacts = [chunk];
+      else artifacts.push(chunk);
+      return;
+    }
+    const current = artifacts[index]!;
+    if (!append) {
+      this.grown?.delete(current);
+      artifacts[index] = chunk;
+    } else if (this.grown?.has(current)) {
+      current.parts.push(...chunk.parts);
+    } else {
+      const copy = ownedCopy(current);
+      copy.parts.push(...chunk.parts);
+      artifacts[index] = copy;
+      (this.grown ??= new Set()).add(copy);
+    }
   }
 }
+
+/** Shared by every task without artifacts yet, never added to: the first artifact replaces it. */
+const NO_ARTIFACTS: Artifact[] = [];
 
 /** A copy of the artifact with a parts list of its own, field by field (see lib/objects.ts). */
 function ownedCopy(artifact: Artifact): Artifact {

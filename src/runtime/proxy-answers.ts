@@ -9,6 +9,7 @@ import { merge } from '../lib/objects.js';
 import type { UpstreamItem } from './api.js';
 import type { ProxyRun } from './proxy-run.js';
 import type { StreamSink, TaskStream } from './stream.js';
+import { isoTime } from '../lib/iso-time.js';
 
 /**
  * The agent's first item. Until it comes, a client that leaves (`left`) abandons the call: no task
@@ -57,7 +58,7 @@ export function openingTask(
   return {
     id: first.taskId,
     contextId: first.contextId,
-    status: { state: 'submitted', timestamp: new Date(nowMs).toISOString() },
+    status: { state: 'submitted', timestamp: isoTime(nowMs) },
     artifacts: [],
     history: [merge(message, { taskId: first.taskId, contextId: first.contextId })],
   };

@@ -20,6 +20,7 @@ import {
 import type { Scenario } from '../scenario/model.js';
 import type { TaskRecord, TaskStore } from '../store/task-store.js';
 import type { SharedPlays } from './plays.js';
+import { isoTime } from '../lib/iso-time.js';
 
 export interface RunnerOptions {
   clock: Clock;
@@ -43,8 +44,11 @@ export class TaskRun {
   private plan: TurnPlan | undefined;
   private startedAt = 0;
   private pending: TimelineEntry | undefined;
-  /** One callback for every timer of this run: an event costs its timer entry and nothing more. */
-  private readonly onDue = (): void => this.playDue();
+  /**
+   * One callback for every timer of this run: an event costs its timer entry and nothing more.
+   * Made by the first timer: a turn played at once (speed 0) never needs it.
+   */
+  private onDue: (() => void) | undefined;
 
   constructor(
     readonly record: TaskRecord,
@@ -128,7 +132,7 @@ export class TaskRun {
     while (this.pending && this.plan) {
       const due = this.startedAt + this.scale(this.pending.atMs);
       if (due > clock.now()) {
-        this.timer = clock.setTimer(due - clock.now(), this.onDue);
+        this.timer = clock.setTimer(due - clock.now(), (this.onDue ??= () => this.playDue()));
         return;
       }
       this.apply(this.pending.event);
@@ -167,7 +171,7 @@ export class TaskRun {
     if (event.kind === 'status') {
       const status = {
         state: event.state,
-        timestamp: new Date(now).toISOString(),
+        timestamp: isoTime(now),
         ...(event.message && { message: event.message }),
       };
       this.options.store.append(this.record, { kind: 'status', status }, now);

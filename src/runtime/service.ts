@@ -43,6 +43,7 @@ import { TaskRuns, type TurnRequest } from './task-runs.js';
 import { followTask, messageStream, untilTurnEnds, type TaskStream } from './stream.js';
 import { selectedScenario, viewOf } from './views.js';
 import { TaskSeeds } from './task-seeds.js';
+import { isoTime } from '../lib/iso-time.js';
 
 export interface ServiceOptions {
   registry: ScenarioRegistry;
@@ -325,7 +326,7 @@ export class SimService implements TaskService {
     const task: Task = {
       id: taskId,
       contextId,
-      status: { state: 'submitted', timestamp: new Date(now).toISOString() },
+      status: { state: 'submitted', timestamp: isoTime(now) },
       artifacts: [],
       history: [userMessage],
     };

@@ -4,6 +4,7 @@
  * A bounded window of the most recent events is retained: at most `maxEvents`, none older than
  * `maxAgeMs`. What was dropped shows in `oldestSeq`, so a resume can tell a gap from an empty log.
  */
+import { isTerminal } from '../domain/lifecycle.js';
 import type { LoggedEvent } from '../domain/types.js';
 
 export interface Follower {
@@ -64,6 +65,9 @@ export class EventLog {
     // Trim in batches so a long-running task costs amortised O(1) per append.
     if (this.events.length > this.maxEvents + Math.ceil(this.maxEvents / 4)) {
       this.events = this.events.slice(this.events.length - this.maxEvents);
+    } else if (isLast(logged)) {
+      // Nothing follows the task's end: the list keeps no room (appends left it room for 17).
+      this.events = this.events.slice();
     }
     this.expire(logged.atMs);
     this.onAppend?.(logged);
@@ -158,3 +162,5 @@ export class EventLog {
     for (const follower of followers) follower.onClose?.();
   }
 }
+
+const isLast = ({ event }: LoggedEvent): boolean => event.kind === 'status' && isTerminal(event.status.state);

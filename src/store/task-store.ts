@@ -130,6 +130,11 @@ export class TaskStore {
   private readonly evictionListeners: ((record: TaskRecord, cause: EvictionCause) => void)[] = [];
   // Replaced, never changed in place: a listener may stop itself while the list is being called.
   private eventListeners: readonly ((record: TaskRecord, event: LoggedEvent) => void)[] = [];
+  /** Every log's append hook (one, not a closure per task): listeners hear before the streams do. */
+  private readonly logged = (event: LoggedEvent): void => {
+    const record = this.records.get(event.taskId);
+    if (record) for (const listener of this.eventListeners) listener(record, event);
+  };
 
   /** With `generation`, each task counts its generation (v1.1 draft §3.2.7, `--preview generation`). */
   constructor(
@@ -206,12 +211,7 @@ export class TaskStore {
     this.evict(atMs);
     const bytes = eventBytes({ kind: 'task', task });
     this.admit(bytes, scope);
-    // The control plane hears of an event before the streams that carry it: what chaos does to a
-    // stream shows after the event it is about.
-    const onAppend = (event: LoggedEvent) => {
-      for (const listener of this.eventListeners) listener(record, event);
-    };
-    const log = new EventLog(this.retention.maxEventsPerTask, this.retention.eventTtl, onAppend);
+    const log = new EventLog(this.retention.maxEventsPerTask, this.retention.eventTtl, this.logged);
     let share = this.shares.get(scope.key);
     if (!share) this.shares.set(scope.key, (share = { bytes: 0 }));
     const record = new TaskRecord(scope, scenarioId, task, log, ++this.statusCounter, 0, share);

@@ -130,7 +130,9 @@ function readMessage(
   if (!Array.isArray(rawParts) || rawParts.length === 0) {
     reader.fail(join(path, partsKey), `needs at least one part, e.g. [${grammar.partExample}]`);
   } else {
-    parts = rawParts.flatMap((p, i) => grammar.readPart(reader, p, join(join(path, partsKey), i)) ?? []);
+    // `map`, not `flatMap`: the list is kept with the task, and `map` sizes it exactly.
+    const read = rawParts.map((p, i) => grammar.readPart(reader, p, join(join(path, partsKey), i)));
+    parts = read.includes(undefined) ? read.filter((part) => part !== undefined) : (read as Part[]);
   }
   if (!messageId || !role) return undefined;
   return { messageId, role, parts, ...optional };
