@@ -28,6 +28,7 @@ import {
 } from '../v03/proto-codec.js';
 import { sendRestV03Error, toRestV03Error, V03_JSON } from './errors.js';
 import { V03_PREFIX } from './paths.js';
+import { operationName } from '../shared/operation-name.js';
 
 const STREAM_ENCODING: StreamEncoding = {
   // One encoding per logged event for all the streams that carry it.
@@ -75,7 +76,7 @@ async function handle(
   const serve = readRequest(context, req, exchange, {
     binding: 'REST 0.3',
     version: '0.3',
-    operation: `${method} ${operationPath(op)}`,
+    operation: operationName(method, operationPath(op)),
     ...(kind !== undefined && { kind }),
     ...(named !== undefined && { taskId: named }),
   });

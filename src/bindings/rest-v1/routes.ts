@@ -39,6 +39,7 @@ import {
 } from './codec.js';
 import { sendRestError, toRestStatus } from './errors.js';
 import { responseMediaType } from './media-type.js';
+import { operationName } from '../shared/operation-name.js';
 
 // One encoding per logged event for all the streams that carry it.
 const FRAME = encodedOnce(toWireStreamResponse);
@@ -111,7 +112,7 @@ async function handle(
   const serve = readRequest(context, req, exchange, {
     binding: 'REST',
     version: '1.0',
-    operation: `${method} ${path}`,
+    operation: operationName(method, path),
     ...(kind !== undefined && { kind }),
     ...(route.tenant !== undefined && { tenant: route.tenant }),
     ...(named !== undefined && { taskId: named }),

@@ -209,13 +209,36 @@ function forwardedHeaders(req: CallerRequest): Record<string, string> | undefine
  */
 export function clientOf(req: CallerRequest): ClientIdentity {
   const named = req.headers['x-sim-client'];
-  if (typeof named === 'string' && named !== '') return { id: boundedName(named), by: 'header' };
+  if (typeof named === 'string' && named !== '') return sharedIdentity('header', named);
   const key = req.headers['x-api-key'] ?? req.headers['authorization'];
   if (typeof key === 'string' && key !== '') {
     return { id: `key:${digest(key).slice(0, 12)}`, by: 'api-key' };
   }
   const agent = req.headers['user-agent'] ?? 'no user agent';
-  return { id: boundedName(`${req.socket?.remoteAddress ?? 'unknown'} ${agent}`), by: 'address' };
+  return sharedIdentity('address', `${req.socket?.remoteAddress ?? 'unknown'} ${agent}`);
+}
+
+/** Recent clients' identities, by kind and name, at most {@link MAX_SHARED_IDENTITIES} of each. */
+const sharedIdentities = {
+  header: new Map<string, ClientIdentity>(),
+  address: new Map<string, ClientIdentity>(),
+};
+const MAX_SHARED_IDENTITIES = 1024;
+
+/**
+ * One identity for a client's calls, rather than a copy kept with each of them by the journal and
+ * the verdicts. Only short names are shared (a long one is bounded as it was), so what this keeps
+ * is small whoever names the clients.
+ */
+function sharedIdentity(by: 'header' | 'address', name: string): ClientIdentity {
+  if (name.length > MAX_CLIENT_CHARS) return { id: boundedName(name), by };
+  const known = sharedIdentities[by];
+  let identity = known.get(name);
+  if (!identity) {
+    if (known.size >= MAX_SHARED_IDENTITIES) known.clear();
+    known.set(name, (identity = { id: name, by }));
+  }
+  return identity;
 }
 
 /** The longest client name kept as sent. */
