@@ -20,6 +20,7 @@ import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { httpFamily } from './families/http.js';
 import { replicasFamily } from './families/replicas.js';
+import { retainedFamily } from './families/retained.js';
 import { soakFamily } from './families/soak.js';
 import { soakHostileFamily } from './families/soak-hostile.js';
 import { sseFamily } from './families/sse.js';
@@ -49,6 +50,7 @@ const soakHostile = plan(soakHostileFamily, options);
 const planned = [
   ...plan(startupFamily, options),
   ...plan(httpFamily, options),
+  ...plan(retainedFamily, options),
   ...plan(sseFamily, options),
   ...plan(streamCostFamily, options),
   ...plan(replicasFamily, options),

@@ -1,0 +1,123 @@
+/**
+ * The `send-retained` workload's process (bench/families/retained.ts starts it under
+ * `node --expose-gc`): a simulator made with `createSimulator` from the build, with its defaults
+ * (journal, verdicts, request log at `silent`), and REST `message:send`s of the weather scenario sent
+ * to it one after another over HTTP. After a warm-up, it reads the heap after `gc()` and a heap
+ * snapshot, sends `sends` more, and reads both again: what the sends left behind, per send, in all
+ * and by kind of object. Every send is kept by something bounded (the store's 10,000 tasks, the
+ * journal's 1,000 entries, the verdicts' 5,000 calls a client), so the figure is what one send adds
+ * while those fill: what a busy simulator promotes and marks for each.
+ *
+ * The job comes as JSON in argv[2]; prints `{"phase":"done","result":…}`.
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeHeapSnapshot } from 'node:v8';
+import { REST_SEND_BODY, V1_HEADERS } from './lib/requests.js';
+
+export interface RetainedJob {
+  warmup: number;
+  sends: number;
+}
+
+export interface RetainedResult {
+  sends: number;
+  bytesPerSend: number;
+  /** Kinds of heap object whose bytes grew by at least 4 per send, largest first. */
+  byKind: { kind: string; countPerSend: number; bytesPerSend: number }[];
+}
+
+const job = JSON.parse(process.argv[2] ?? '{}') as RetainedJob;
+const gc = globalThis.gc;
+if (!gc) throw new Error('the retained process needs node --expose-gc');
+
+const { createSimulator } = (await import(
+  new URL('../dist/index.js', import.meta.url).href
+)) as typeof import('../src/index.js');
+
+const sim = await createSimulator({ port: 0, speed: 0, logLevel: 'silent' });
+let sent = 0;
+// node:http, not fetch: this process's own client must leave nothing behind per request, and
+// fetch keeps a little for each (a WeakRef among others).
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+const target = new URL(`${sim.url}/message:send`);
+function sendOne(body: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(target, { method: 'POST', headers: V1_HEADERS, agent }, (response) => {
+      response.resume();
+      response.once('end', () =>
+        response.statusCode === 200
+          ? resolve()
+          : reject(new Error(`message:send answered ${response.statusCode}`)),
+      );
+    });
+    request.once('error', reject);
+    request.end(body);
+  });
+}
+async function send(count: number): Promise<void> {
+  for (let i = 0; i < count; i++) await sendOne(REST_SEND_BODY.replaceAll('[<id>]', `retained-${sent++}`));
+}
+
+/** Bytes and counts by kind (type, and constructor for objects); strings and numbers by type only. */
+function heapByKind(): Map<string, [count: number, bytes: number]> {
+  gc!();
+  gc!();
+  const file = writeHeapSnapshot(join(tmpdir(), `a2a-sim-retained-${process.pid}.heapsnapshot`));
+  const snapshot = JSON.parse(readFileSync(file, 'utf8')) as {
+    snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
+    nodes: number[];
+    strings: string[];
+  };
+  rmSync(file);
+  const fields = snapshot.snapshot.meta.node_fields;
+  const types = snapshot.snapshot.meta.node_types[0];
+  const [type, name, size] = ['type', 'name', 'self_size'].map((f) => fields.indexOf(f)) as [
+    number,
+    number,
+    number,
+  ];
+  const kinds = new Map<string, [number, number]>();
+  for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
+    const t = types[snapshot.nodes[i + type]!]!;
+    const kind =
+      t === 'object' || t === 'closure' ? `${t} ${snapshot.strings[snapshot.nodes[i + name]!]}` : t;
+    const entry = kinds.get(kind) ?? [0, 0];
+    entry[0]++;
+    entry[1] += snapshot.nodes[i + size]!;
+    kinds.set(kind, entry);
+  }
+  return kinds;
+}
+
+await send(job.warmup);
+// Kept as plain numbers before the second snapshot, so that its own strings are not counted in it.
+const before = [...heapByKind()].map(([kind, [count, bytes]]) => ({ kind, count, bytes }));
+gc();
+const heapBefore = process.memoryUsage().heapUsed;
+await send(job.sends);
+gc();
+gc();
+const heapAfter = process.memoryUsage().heapUsed;
+const after = heapByKind();
+const byKind = [...after]
+  .map(([kind, [count, bytes]]) => {
+    const was = before.find((b) => b.kind === kind);
+    return {
+      kind,
+      countPerSend: Math.round(((count - (was?.count ?? 0)) / job.sends) * 100) / 100,
+      bytesPerSend: Math.round((bytes - (was?.bytes ?? 0)) / job.sends),
+    };
+  })
+  .filter((k) => k.bytesPerSend >= 4)
+  .sort((a, b) => b.bytesPerSend - a.bytesPerSend);
+const result: RetainedResult = {
+  sends: job.sends,
+  bytesPerSend: Math.round((heapAfter - heapBefore) / job.sends),
+  byKind,
+};
+process.stdout.write(`${JSON.stringify({ phase: 'done', result })}\n`);
+await sim.close();
+process.exit(0);
