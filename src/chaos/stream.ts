@@ -12,13 +12,13 @@ import { isTerminal } from '../domain/lifecycle.js';
 import type { Task, TaskState } from '../domain/types.js';
 import { sampleDelay } from '../lib/delay.js';
 import type { Clock, Timer } from '../lib/clock.js';
+import { isoTime } from '../lib/iso-time.js';
 import type { Random } from '../lib/random.js';
 import type { StreamItem, TaskStream } from '../runtime/stream.js';
 import type { DataItem, WireItem, WireSink, WireStream } from '../calls/wire.js';
 import type { FaultKind } from './fault-log.js';
 import type { ChaosPlan } from './plan.js';
 import type { Quirk } from './profile.js';
-import { isoTime } from '../lib/iso-time.js';
 
 export interface StreamChaosDeps {
   clock: Clock;

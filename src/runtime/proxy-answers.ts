@@ -6,10 +6,10 @@
 import { A2AError } from '../domain/errors.js';
 import type { Message, Task } from '../domain/types.js';
 import { merge } from '../lib/objects.js';
+import { isoTime } from '../lib/iso-time.js';
 import type { UpstreamItem } from './api.js';
 import type { ProxyRun } from './proxy-run.js';
 import type { StreamSink, TaskStream } from './stream.js';
-import { isoTime } from '../lib/iso-time.js';
 
 /**
  * The agent's first item. Until it comes, a client that leaves (`left`) abandons the call: no task

@@ -17,6 +17,7 @@ import { isPaused, isTerminal } from '../domain/lifecycle.js';
 import { eventBytes } from '../domain/size.js';
 import type { Artifact, Message, Task, TaskEvent, TaskStatus } from '../domain/types.js';
 import type { Clock } from '../lib/clock.js';
+import { isoTime } from '../lib/iso-time.js';
 import type { TaskRecord, TaskStore } from '../store/task-store.js';
 import type { UpstreamAgent, UpstreamCall, UpstreamItem } from './api.js';
 import { budgetSpent, isLimit, MAX_RELAYED_ARTIFACTS, RelayDeadlines, relayLimit } from './proxy-limits.js';
@@ -315,7 +316,7 @@ export class ProxyRun {
       taskId: this.record.id,
       contextId: this.record.contextId,
     };
-    const status: TaskStatus = { state: 'failed', timestamp: new Date(now).toISOString(), message };
+    const status: TaskStatus = { state: 'failed', timestamp: isoTime(now), message };
     store.append(this.record, { kind: 'status', status }, now);
   }
 

@@ -9,6 +9,7 @@ import { isTerminal } from '../domain/lifecycle.js';
 import type { Message } from '../domain/types.js';
 import type { Clock, Timer } from '../lib/clock.js';
 import { sampleDelay } from '../lib/delay.js';
+import { isoTime } from '../lib/iso-time.js';
 import { Random } from '../lib/random.js';
 import {
   standaloneMessage,
@@ -20,7 +21,6 @@ import {
 import type { Scenario } from '../scenario/model.js';
 import type { TaskRecord, TaskStore } from '../store/task-store.js';
 import type { SharedPlays } from './plays.js';
-import { isoTime } from '../lib/iso-time.js';
 
 export interface RunnerOptions {
   clock: Clock;

@@ -21,6 +21,7 @@ import type {
 import { planError, planReply, textOf } from '../engine/plan.js';
 import type { Clock } from '../lib/clock.js';
 import { loadFaker } from '../lib/fake-data.js';
+import { isoTime } from '../lib/iso-time.js';
 import { merge } from '../lib/objects.js';
 import { taskStreams } from '../lib/random.js';
 import type { Scenario } from '../scenario/model.js';
@@ -43,7 +44,6 @@ import { TaskRuns, type TurnRequest } from './task-runs.js';
 import { followTask, messageStream, untilTurnEnds, type TaskStream } from './stream.js';
 import { selectedScenario, viewOf } from './views.js';
 import { TaskSeeds } from './task-seeds.js';
-import { isoTime } from '../lib/iso-time.js';
 
 export interface ServiceOptions {
   registry: ScenarioRegistry;

@@ -21,11 +21,11 @@ export class EventLog {
   /** While delivering: the events appended and not yet handed to every follower; see {@link append}. */
   private undelivered: LoggedEvent[] | undefined;
 
-  /** `onAppend` sees each event as it is logged, before any follower does. */
+  /** `onAppend` sees each event as it is logged, before any follower does, with the log it went to. */
   constructor(
     private readonly maxEvents: number,
     private readonly maxAgeMs = Infinity,
-    private readonly onAppend?: (event: LoggedEvent) => void,
+    private readonly onAppend?: (event: LoggedEvent, log: EventLog) => void,
   ) {}
 
   /** Seq of the newest event, 0 when empty. */
@@ -70,7 +70,7 @@ export class EventLog {
       this.events = this.events.slice();
     }
     this.expire(logged.atMs);
-    this.onAppend?.(logged);
+    this.onAppend?.(logged, this);
     // An append made from inside a follower's callback is queued, not delivered in the middle of
     // the current event: every follower then sees every event, in seq order.
     if (this.undelivered) this.undelivered.push(logged);

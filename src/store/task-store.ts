@@ -131,9 +131,9 @@ export class TaskStore {
   // Replaced, never changed in place: a listener may stop itself while the list is being called.
   private eventListeners: readonly ((record: TaskRecord, event: LoggedEvent) => void)[] = [];
   /** Every log's append hook (one, not a closure per task): listeners hear before the streams do. */
-  private readonly logged = (event: LoggedEvent): void => {
+  private readonly logged = (event: LoggedEvent, log: EventLog): void => {
     const record = this.records.get(event.taskId);
-    if (record) for (const listener of this.eventListeners) listener(record, event);
+    if (record?.log === log) for (const listener of this.eventListeners) listener(record, event);
   };
 
   /** With `generation`, each task counts its generation (v1.1 draft §3.2.7, `--preview generation`). */

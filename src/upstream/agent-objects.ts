@@ -9,6 +9,7 @@
 import { describe, field, join, WireReader } from '../bindings/shared/wire-reader.js';
 import { readMessageOptionals } from '../bindings/shared/send-request.js';
 import type { Artifact, Message, Part, Role, Task, TaskState, TaskStatus } from '../domain/types.js';
+import { isoTime } from '../lib/iso-time.js';
 import type { UpstreamItem } from '../runtime/api.js';
 import { invalidAgentResponse } from './dialect.js';
 import { agentLimitExceeded, MAX_AGENT_LIST_LENGTH } from './limits.js';
@@ -152,7 +153,7 @@ function readTimestamp(reader: WireReader, obj: Record<string, unknown>, path: s
       `expected an RFC 3339 timestamp like 2026-01-01T00:00:00.000Z, got ${describe(raw)}`,
     );
   }
-  return new Date(ms).toISOString();
+  return isoTime(ms);
 }
 
 export function readMessage(

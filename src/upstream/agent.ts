@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { UpstreamBindingChoice } from './choices.js';
 import { isRecord, arrayOf } from '../lib/objects.js';
 import type { Clock } from '../lib/clock.js';
+import { isoTime } from '../lib/iso-time.js';
 import type { Task, SendRequest } from '../domain/types.js';
 import type { UpstreamAgent, UpstreamCall, UpstreamItem } from '../runtime/api.js';
 import { ABSENT_TIMESTAMP } from './agent-objects.js';
@@ -197,6 +198,6 @@ class HttpUpstream implements ConnectedUpstream {
   }
 
   private now(): string {
-    return new Date(this.clock.now()).toISOString();
+    return isoTime(this.clock.now());
   }
 }

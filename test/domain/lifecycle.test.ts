@@ -183,6 +183,31 @@ describe('LiveTask', () => {
     expect(live.snapshot().history).toHaveLength(2);
   });
 
+  it('grows a copy, never the logged chunk, when an artifact it replaced is appended to again', () => {
+    const live = new LiveTask(task('working'));
+    live.apply(artifactEvent(artifact('a', 'one'), false));
+    live.apply(artifactEvent(artifact('a', 'two'), true));
+    const replacement = artifact('a', 'fresh');
+    live.apply(artifactEvent(replacement, false));
+    live.apply(artifactEvent(artifact('a', 'more'), true));
+    expect(replacement).toEqual(artifact('a', 'fresh'));
+    expect(live.snapshot().artifacts).toEqual([artifact('a', 'fresh', 'more')]);
+  });
+
+  it('leaves the history of the task it was created from as it was, however many messages follow', () => {
+    const created = task('submitted');
+    const history = [...created.history];
+    const live = new LiveTask(created);
+    live.apply({ kind: 'status', status: status('working', message('m-2', 'one')) });
+    live.apply({ kind: 'status', status: status('working', message('m-3', 'two')) });
+    expect(created.history).toEqual(history);
+    expect(live.snapshot().history.map((m) => m.messageId)).toEqual([
+      ...history.map((m) => m.messageId),
+      'm-2',
+      'm-3',
+    ]);
+  });
+
   it('leaves the status and history alone on an artifact event', () => {
     const before = task('working');
     const after = applyEvent(before, artifactEvent(artifact('a', 'x'), false));

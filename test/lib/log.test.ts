@@ -1,6 +1,7 @@
 /** The log's two formats and its levels, written to a collecting sink. */
-import { describe, expect, it } from 'vitest';
-import { createLogger, prettyLine, type LogFormat } from '../../src/lib/log.js';
+import { pino } from 'pino';
+import { describe, expect, it, vi } from 'vitest';
+import { createLogger, prettyLine, type LogFields, type LogFormat } from '../../src/lib/log.js';
 
 function collect(format: LogFormat, level: 'info' | 'warn' | 'debug' = 'info') {
   const lines: string[] = [];
@@ -28,6 +29,45 @@ describe('json format', () => {
     expect(record['time']).toBeTypeOf('number');
     expect(record).not.toHaveProperty('taskId');
     expect(record).not.toHaveProperty('pid');
+  });
+
+  it('writes each record as pino would, byte for byte, whatever its fields hold', () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'debug', format: 'json', write: (line) => lines.push(line) });
+    const written: string[] = [];
+    const reference = pino(
+      { level: 'debug', base: undefined, formatters: { level: (label) => ({ level: label }) } },
+      { write: (json: string) => void written.push(json.slice(0, -1)) },
+    );
+    const records: [message: string, fields?: LogFields][] = [
+      ['plain'],
+      ['', {}],
+      [
+        'POST /tasks/a"b\\c\n 200 in 3 ms',
+        { request: 7, binding: 'REST', taskId: undefined, streamed: true },
+      ],
+      ['odd text', { text: 'é ☃ \u0000 \u001f \u2028 \ud800 lone', faults: [1, 2, 3], empty: [] }],
+      [
+        'numbers',
+        { zero: 0, negative: -12, fraction: 0.125, large: 1796584627414, big: 1e21, nan: Number.NaN },
+      ],
+    ];
+    const now = vi.spyOn(Date, 'now').mockReturnValue(1796584627414);
+    try {
+      for (const [message, fields] of records) {
+        logger.info(message, fields);
+        logger.warn(message, fields);
+        logger.debug(message, fields);
+        for (const level of ['info', 'warn', 'debug'] as const) {
+          if (fields) reference[level](fields, message);
+          else reference[level](message);
+        }
+      }
+    } finally {
+      now.mockRestore();
+    }
+    expect(lines).toHaveLength(records.length * 3);
+    expect(lines).toEqual(written);
   });
 
   it('carries an error with its stack', () => {

@@ -13,6 +13,7 @@ import { OPERATIONS, type OperationName } from '../../calls/operations.js';
 import { readRequest, refusedWhileReading, type BindingContext } from '../shared/context.js';
 import { authenticate } from '../shared/auth.js';
 import { negotiateExtensions } from '../shared/extensions.js';
+import { operationName } from '../shared/operation-name.js';
 import { answerFailure } from '../shared/errors.js';
 import { lastEventId, readJsonBody, requireJsonBody, sendJson, type RequestTarget } from '../shared/http.js';
 import { encodedOnce } from '../shared/frames.js';
@@ -28,7 +29,6 @@ import {
 } from '../v03/proto-codec.js';
 import { sendRestV03Error, toRestV03Error, V03_JSON } from './errors.js';
 import { V03_PREFIX } from './paths.js';
-import { operationName } from '../shared/operation-name.js';
 
 const STREAM_ENCODING: StreamEncoding = {
   // One encoding per logged event for all the streams that carry it.

@@ -11,6 +11,7 @@ import { readRequest, refusedWhileReading, type BindingContext } from '../shared
 import { authenticate } from '../shared/auth.js';
 import { negotiateExtensions } from '../shared/extensions.js';
 import { answerFailure } from '../shared/errors.js';
+import { operationName } from '../shared/operation-name.js';
 import {
   declaredVersion,
   lastEventId,
@@ -39,7 +40,6 @@ import {
 } from './codec.js';
 import { sendRestError, toRestStatus } from './errors.js';
 import { responseMediaType } from './media-type.js';
-import { operationName } from '../shared/operation-name.js';
 
 // One encoding per logged event for all the streams that carry it.
 const FRAME = encodedOnce(toWireStreamResponse);

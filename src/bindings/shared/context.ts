@@ -218,7 +218,7 @@ export function clientOf(req: CallerRequest): ClientIdentity {
   return sharedIdentity('address', `${req.socket?.remoteAddress ?? 'unknown'} ${agent}`);
 }
 
-/** Recent clients' identities, by kind and name, at most {@link MAX_SHARED_IDENTITIES} of each. */
+/** Recent clients' identities, by kind and name, at most {@link MAX_SHARED_IDENTITIES} of each (the oldest go). */
 const sharedIdentities = {
   header: new Map<string, ClientIdentity>(),
   address: new Map<string, ClientIdentity>(),
@@ -235,7 +235,7 @@ function sharedIdentity(by: 'header' | 'address', name: string): ClientIdentity 
   const known = sharedIdentities[by];
   let identity = known.get(name);
   if (!identity) {
-    if (known.size >= MAX_SHARED_IDENTITIES) known.clear();
+    if (known.size >= MAX_SHARED_IDENTITIES) known.delete(known.keys().next().value!);
     known.set(name, (identity = { id: name, by }));
   }
   return identity;
