@@ -61,11 +61,19 @@ async function send(count: number): Promise<void> {
   for (let i = 0; i < count; i++) await sendOne(REST_SEND_BODY.replaceAll('[<id>]', `retained-${sent++}`));
 }
 
-/** Bytes and counts by kind (type, and constructor for objects); strings and numbers by type only. */
-function heapByKind(): Map<string, [count: number, bytes: number]> {
+/** After gc(), the heap in use, and a heap snapshot written to a file (read once both are taken). */
+function settledHeap(label: string): { used: number; file: string } {
   gc!();
   gc!();
-  const file = writeHeapSnapshot(join(tmpdir(), `a2a-sim-retained-${process.pid}.heapsnapshot`));
+  const used = process.memoryUsage().heapUsed;
+  return {
+    used,
+    file: writeHeapSnapshot(join(tmpdir(), `a2a-sim-retained-${process.pid}-${label}.heapsnapshot`)),
+  };
+}
+
+/** Bytes and counts by kind (type, and constructor for objects and closures); other kinds by type only. */
+function kindsIn(file: string): Map<string, [count: number, bytes: number]> {
   const snapshot = JSON.parse(readFileSync(file, 'utf8')) as {
     snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
     nodes: number[];
@@ -93,29 +101,25 @@ function heapByKind(): Map<string, [count: number, bytes: number]> {
 }
 
 await send(job.warmup);
-// Kept as plain numbers before the second snapshot, so that its own strings are not counted in it.
-const before = [...heapByKind()].map(([kind, [count, bytes]]) => ({ kind, count, bytes }));
-gc();
-const heapBefore = process.memoryUsage().heapUsed;
+// Both snapshots are taken before either is read: what reading one makes is in neither.
+const before = settledHeap('before');
 await send(job.sends);
-gc();
-gc();
-const heapAfter = process.memoryUsage().heapUsed;
-const after = heapByKind();
-const byKind = [...after]
+const after = settledHeap('after');
+const kindsBefore = kindsIn(before.file);
+const byKind = [...kindsIn(after.file)]
   .map(([kind, [count, bytes]]) => {
-    const was = before.find((b) => b.kind === kind);
+    const [countBefore, bytesBefore] = kindsBefore.get(kind) ?? [0, 0];
     return {
       kind,
-      countPerSend: Math.round(((count - (was?.count ?? 0)) / job.sends) * 100) / 100,
-      bytesPerSend: Math.round((bytes - (was?.bytes ?? 0)) / job.sends),
+      countPerSend: Math.round(((count - countBefore) / job.sends) * 100) / 100,
+      bytesPerSend: Math.round((bytes - bytesBefore) / job.sends),
     };
   })
   .filter((k) => k.bytesPerSend >= 4)
   .sort((a, b) => b.bytesPerSend - a.bytesPerSend);
 const result: RetainedResult = {
   sends: job.sends,
-  bytesPerSend: Math.round((heapAfter - heapBefore) / job.sends),
+  bytesPerSend: Math.round((after.used - before.used) / job.sends),
   byKind,
 };
 process.stdout.write(`${JSON.stringify({ phase: 'done', result })}\n`);
