@@ -264,7 +264,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     use: (...scenarios) => catalog.use(scenarios),
     resetScenarios: () => catalog.resetScenarios(),
     reset: async () => {
-      resetAndShare(plane, {});
+      await resetAndShare(plane, {});
       catalog.resetScenarios();
       await setChaos(settings.chaos ?? null);
     },

@@ -42,8 +42,8 @@ export interface ControlPlane {
   feedMemory?(): { watchers: number; bufferedBytes: number };
   /** With replicas: resolves once this replica has everything the shared store had when asked. */
   sync?(): Promise<void>;
-  /** With replicas: tells the others of a reset or a chaos change made here. */
-  changed?(change: ControlChange): void;
+  /** With replicas: tells the others of a reset or a chaos change made here; resolves once shared. */
+  changed?(change: ControlChange): Promise<void>;
 }
 
 /** What a reset removes: everything, or the tasks of one scenario, agent or workspace. */
@@ -73,17 +73,20 @@ export function resetPlane(plane: ControlPlane, { scenario, agent, workspace }: 
   return removed;
 }
 
-/** A reset made through this replica: applied here, and told to the others; the tasks removed here. */
-export function resetAndShare(plane: ControlPlane, filter: ResetFilter): number {
+/**
+ * A reset made through this replica: applied here, and told to the others before it is answered, so
+ * a call through another replica then finds it; the tasks removed here.
+ */
+export async function resetAndShare(plane: ControlPlane, filter: ResetFilter): Promise<number> {
   const removed = resetPlane(plane, filter);
-  plane.changed?.({ kind: 'reset', filter });
+  await plane.changed?.({ kind: 'reset', filter });
   return removed;
 }
 
 /** A chaos change made through this replica: set here, and told to the others; the chaos now set. */
 export async function setChaosAndShare(plane: ControlPlane, value: unknown): Promise<string | null> {
   const chaos = await setChaos(plane, value);
-  plane.changed?.({ kind: 'chaos', chaos });
+  await plane.changed?.({ kind: 'chaos', chaos });
   return chaos;
 }
 

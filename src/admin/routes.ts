@@ -92,7 +92,7 @@ export function adminRoutes(plane: ControlPlane): Router {
 
   router.post('/reset', async (req, res) => {
     const filter = ((await jsonBody(req, res)) ?? {}) as ResetFilter;
-    ok(res, { removed: resetAndShare(plane, filter) });
+    ok(res, { removed: await resetAndShare(plane, filter) });
   });
 
   router.get('/chaos', (_req, res) => ok(res, chaosView(plane)));

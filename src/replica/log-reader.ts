@@ -55,7 +55,9 @@ export class SharedLogReader {
   private covered = 0;
   private rebuilding = false;
   private current: Promise<void> = Promise.resolve();
-  private waiters: Waiter[] = [];
+  private readonly waiters = new Set<Waiter>();
+  /** The read of the log's tail the calls of this turn of the event loop wait on, not yet sent. */
+  private tailRead: Promise<string | undefined> | undefined;
   private running = false;
   /** When the last read that answered was asked for. */
   private askedAt = wallNow();
@@ -99,24 +101,39 @@ export class SharedLogReader {
 
   private async catchUpOnce(): Promise<void> {
     if (this.rebuilding) throw new BehindError();
-    const [last] = await this.link.requests.xrevrange(this.key, '+', '-', 'COUNT', 1);
-    if (!last || !isAfter(last[0], this.applied)) return;
+    const last = await this.tail();
+    if (last === undefined || !isAfter(last, this.applied)) return;
     await new Promise<void>((resolve, reject) => {
       const cancel = deadline(CATCH_UP_TIMEOUT_MS, () => {
-        this.waiters = this.waiters.filter((w) => w !== waiter);
-        reject(new Error(`the shared log was not applied up to ${last[0]} within ${CATCH_UP_TIMEOUT_MS} ms`));
+        this.waiters.delete(waiter);
+        reject(new Error(`the shared log was not applied up to ${last} within ${CATCH_UP_TIMEOUT_MS} ms`));
       });
       const settle = () => {
         cancel();
-        this.waiters = this.waiters.filter((w) => w !== waiter);
+        this.waiters.delete(waiter);
       };
       const waiter: Waiter = {
-        id: last[0],
+        id: last,
         resolve: () => (settle(), resolve()),
         reject: (error) => (settle(), reject(error)),
       };
-      this.waiters.push(waiter);
+      this.waiters.add(waiter);
     });
+  }
+
+  /**
+   * The id of the log's last entry, read after the call asked: the calls of one turn of the event
+   * loop share one read, sent once the turn ends.
+   */
+  private tail(): Promise<string | undefined> {
+    return (this.tailRead ??= new Promise((resolve, reject) =>
+      setImmediate(() => {
+        this.tailRead = undefined;
+        this.link.requests
+          .xrevrange(this.key, '+', '-', 'COUNT', 1)
+          .then(([last]) => resolve(last?.[0]), reject);
+      }),
+    ));
   }
 
   private async follow(): Promise<void> {
@@ -206,7 +223,7 @@ export class SharedLogReader {
   }
 
   private release(): void {
-    for (const waiter of [...this.waiters]) {
+    for (const waiter of this.waiters) {
       if (!isAfter(waiter.id, this.applied)) waiter.resolve();
     }
   }

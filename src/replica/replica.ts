@@ -155,8 +155,9 @@ export class Replica implements SharedPlays {
   }
 
   /** Tells the other replicas of a reset or chaos change made through this one's control plane. */
-  changed(change: ControlChange): void {
+  changed(change: ControlChange): Promise<void> {
     this.writer.publish(change);
+    return this.flushed();
   }
 
   /** Registers who plays the tasks of an agent (`""`: the root agent). */

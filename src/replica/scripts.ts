@@ -2,33 +2,42 @@
  * The Lua scripts that write the shared log. Each runs whole inside Redis, so an entry, its count,
  * the trim and the snapshot it updates change together: a replica that reads a snapshot and then
  * the log after count N misses nothing and sees nothing twice.
- *
- * Every write takes KEYS log, count, bytes, marks and ARGV replica, log entries, log bytes, entry
- * bytes, kind, data, then its own.
  */
 
-/** Refuses an entry over `entry-bytes`, then adds it with the next count and trims the log. */
-const ADD = `
-local function oversized()
-  if #ARGV[6] > tonumber(ARGV[4]) then
-    return redis.error_reply('ENTRY_TOO_BIG ' .. #ARGV[6] .. ' bytes, over entry-bytes ' .. ARGV[4])
-  end
-  return nil
-end
+/**
+ * Writes a batch of a replica's entries in order, each as if alone: one refused does not stop the
+ * others. Answers, per entry, its count `n`, or why it was refused (`LEASE_LOST …`,
+ * `ENTRY_TOO_BIG …`).
+ *
+ * KEYS: log, count, bytes, marks, chaos, tasks, then lease, task and events of each entry's task
+ * (any key for an entry about no task). ARGV: replica, log entries, log bytes, entry bytes, lease
+ * ms, then per entry its op, kind, data and its own argument:
+ * - `create` and `append`: an entry about a task's play, only by the holder of the task's lease (a
+ *   replica that lost a task, or never took it, can no longer write for it; an ended task takes
+ *   nothing more). `create` first takes the lease if it is free or its own; `append` never takes
+ *   one. Keeps the task's snapshot: its event entries, its turn, pause and end; an end gives the
+ *   lease up. Argument: the task id.
+ * - `publish`: an entry any replica may write; keeps what it changes in the snapshots: a cancel
+ *   asked for, a push config, the global chaos. Argument: the push config id.
+ * - `release`: gives the task's lease up if the replica holds it; logs nothing.
+ */
+const WRITE_ENTRIES = `
+local replica, logSize, budget, entryBytes, leaseMs =
+  ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5]
 
 local function before(mark)
   return tonumber(string.match(mark, '%d+$'))
 end
 
--- Trims by count (MAXLEN, about) and by bytes: a mark every 1/32 of the budget says how many bytes
--- were added before its entry; the log is cut at the oldest mark that leaves at most the budget.
-local function add()
+-- Adds an entry with the next count and trims the log by count (MAXLEN, about) and by bytes: a
+-- mark every 1/32 of the budget says how many bytes were added before its entry; the log is cut at
+-- the oldest mark that leaves at most the budget.
+local function add(kind, data)
   local n = redis.call('INCR', KEYS[2])
-  local size = #ARGV[6] + #ARGV[1] + #ARGV[5] + 64
+  local size = #data + #replica + #kind + 64
   local total = redis.call('INCRBY', KEYS[3], size)
-  local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*',
-    'r', ARGV[1], 'k', ARGV[5], 'n', n, 'd', ARGV[6])
-  local budget = tonumber(ARGV[3])
+  local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', logSize, '*',
+    'r', replica, 'k', kind, 'n', n, 'd', data)
   local newest = redis.call('LINDEX', KEYS[4], -1)
   if not newest or total - size - before(newest) >= budget / 32 then
     redis.call('RPUSH', KEYS[4], id .. ' ' .. (total - size))
@@ -45,7 +54,66 @@ local function add()
   end
   return n
 end
-`;
+
+local function held(lease, task, events, kind, data, taskId, creates)
+  if redis.call('HEXISTS', task, 'ended') == 1 then return 'LEASE_LOST the task has ended' end
+  local holder = redis.call('GET', lease)
+  if creates and (holder == false or holder == replica) then
+    redis.call('SET', lease, replica, 'PX', leaseMs)
+    holder = replica
+  end
+  if holder == false then return 'LEASE_LOST no replica holds it' end
+  if holder ~= replica then return 'LEASE_LOST held by ' .. holder end
+  local n = add(kind, data)
+  if kind == 'event' then
+    redis.call('RPUSH', events, data)
+    if creates then redis.call('ZADD', KEYS[6], n, taskId) end
+  elseif kind == 'turn' then
+    redis.call('HSET', task, 'turn', data, 'player', replica)
+    redis.call('HDEL', task, 'pause', 'cancel')
+  elseif kind == 'pause' then
+    redis.call('HSET', task, 'pause', data)
+  elseif kind == 'end' then
+    redis.call('HDEL', task, 'turn', 'player', 'pause', 'cancel')
+    redis.call('HSET', task, 'ended', '1')
+    redis.call('DEL', lease)
+  end
+  return n
+end
+
+local function publish(task, events, kind, data, configId)
+  local n = add(kind, data)
+  local known = redis.call('EXISTS', events) == 1
+  if kind == 'cancel' and known and redis.call('HEXISTS', task, 'ended') == 0 then
+    redis.call('HSET', task, 'cancel', '1')
+  elseif kind == 'push-config' and known then
+    redis.call('HSET', task, 'push:' .. configId, data)
+  elseif kind == 'push-config-deleted' then
+    redis.call('HDEL', task, 'push:' .. configId)
+  elseif kind == 'chaos' then
+    redis.call('SET', KEYS[5], data)
+  end
+  return n
+end
+
+local answers = {}
+for i = 0, (#ARGV - 5) / 4 - 1 do
+  local op, kind, data, arg = ARGV[6 + i * 4], ARGV[7 + i * 4], ARGV[8 + i * 4], ARGV[9 + i * 4]
+  local lease, task, events = KEYS[7 + i * 3], KEYS[8 + i * 3], KEYS[9 + i * 3]
+  local answer
+  if op == 'release' then
+    if redis.call('GET', lease) == replica then redis.call('DEL', lease) end
+    answer = 0
+  elseif #data > entryBytes then
+    answer = 'ENTRY_TOO_BIG ' .. #data .. ' bytes, over entry-bytes ' .. entryBytes
+  elseif op == 'publish' then
+    answer = publish(task, events, kind, data, arg)
+  else
+    answer = held(lease, task, events, kind, data, arg, op == 'create')
+  end
+  answers[#answers + 1] = answer
+end
+return answers`;
 
 /**
  * Makes the caller the holder of each lease that is free or already its own, for `ARGV[2]` ms,
@@ -69,60 +137,6 @@ for i = 1, #KEYS, 2 do
 end
 return held`;
 
-/**
- * Adds an entry about a task's play, only if the caller holds the task's lease: a replica that lost
- * a task (or never took it) can no longer write for it, and an ended task takes nothing more. Keeps
- * the task's snapshot: its event entries, its turn, pause and end; an end gives the lease up.
- * KEYS: (common), lease, task, events, tasks. ARGV: (common), task id, "1" for the task's creation.
- */
-const APPEND_HELD = `${ADD}
-local refused = oversized()
-if refused then return refused end
-if redis.call('HEXISTS', KEYS[6], 'ended') == 1 then
-  return redis.error_reply('LEASE_LOST the task has ended')
-end
-local holder = redis.call('GET', KEYS[5])
-if holder == false then return redis.error_reply('LEASE_LOST no replica holds it') end
-if holder ~= ARGV[1] then return redis.error_reply('LEASE_LOST held by ' .. holder) end
-local n = add()
-local kind = ARGV[5]
-if kind == 'event' then
-  redis.call('RPUSH', KEYS[7], ARGV[6])
-  if ARGV[8] == '1' then redis.call('ZADD', KEYS[8], n, ARGV[7]) end
-elseif kind == 'turn' then
-  redis.call('HSET', KEYS[6], 'turn', ARGV[6], 'player', ARGV[1])
-  redis.call('HDEL', KEYS[6], 'pause', 'cancel')
-elseif kind == 'pause' then
-  redis.call('HSET', KEYS[6], 'pause', ARGV[6])
-elseif kind == 'end' then
-  redis.call('HDEL', KEYS[6], 'turn', 'player', 'pause', 'cancel')
-  redis.call('HSET', KEYS[6], 'ended', '1')
-  redis.call('DEL', KEYS[5])
-end
-return n`;
-
-/**
- * Adds an entry any replica may write, and keeps what it changes in the snapshots: a cancel asked
- * for, a push config, the global chaos. KEYS: (common), task, events (of the task the entry is
- * about, else any key), chaos. ARGV: (common), push config id.
- */
-const PUBLISH = `${ADD}
-local refused = oversized()
-if refused then return refused end
-local n = add()
-local kind = ARGV[5]
-local known = redis.call('EXISTS', KEYS[6]) == 1
-if kind == 'cancel' and known and redis.call('HEXISTS', KEYS[5], 'ended') == 0 then
-  redis.call('HSET', KEYS[5], 'cancel', '1')
-elseif kind == 'push-config' and known then
-  redis.call('HSET', KEYS[5], 'push:' .. ARGV[7], ARGV[6])
-elseif kind == 'push-config-deleted' then
-  redis.call('HDEL', KEYS[5], 'push:' .. ARGV[7])
-elseif kind == 'chaos' then
-  redis.call('SET', KEYS[7], ARGV[6])
-end
-return n`;
-
 /** Gives a lease up if the caller holds it. KEYS: lease. ARGV: replica. */
 const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -130,8 +144,7 @@ return 0`;
 
 export const SCRIPTS = {
   hold: HOLD,
-  appendHeld: APPEND_HELD,
-  publish: PUBLISH,
+  writeEntries: WRITE_ENTRIES,
   release: RELEASE,
 } as const;
 

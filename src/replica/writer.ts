@@ -2,7 +2,10 @@
  * What this replica writes to Redis: entries of the shared log (through the scripts, which keep
  * the snapshots with them), lease releases, and the removal of a task's snapshot when the task
  * leaves the store. All on one connection, so they reach Redis in the order they were made, and
- * waiting for the last write is waiting for them all.
+ * waiting for the last write is waiting for them all. The entries made in one run of the process's
+ * code (a timer's, a request's) go as one batch, before the next tick: before what that run wrote
+ * to clients leaves too (node:http sends a response's writes at the next tick), so a client never
+ * sees an event that the store, and the replica that takes the task over, has not been sent.
  */
 import { formatBytes } from '../lib/bytes.js';
 import type { Logger } from '../lib/log.js';
@@ -11,8 +14,27 @@ import type { Entry } from './mirror.js';
 import { messageOf, type ScriptedRedis } from './redis.js';
 import type { RedisStoreSettings } from './store-url.js';
 
+/** What one batch of entries may hold before it is sent, whatever the tick: a write stays bounded. */
+const BATCH_ENTRIES = 256;
+const BATCH_BYTES = 1024 ** 2;
+
+/** The entries made in one run of the process's code, sent as one script call at the next tick. */
+interface Batch {
+  keys: string[];
+  args: (string | number)[];
+  /** Per entry, the task whose lease it needs (a refusal loses the task), if any. */
+  tasks: (string | undefined)[];
+  bytes: number;
+  /** Settles once Redis answered the batch, or it failed. */
+  answered: Promise<void>;
+  settle(): void;
+}
+
+type Op = 'create' | 'append' | 'publish' | 'release';
+
 export class LogWriter {
   private last: Promise<unknown> = Promise.resolve();
+  private batch: Batch | undefined;
 
   constructor(
     private readonly redis: ScriptedRedis,
@@ -34,32 +56,24 @@ export class LogWriter {
   appendHeld(taskId: string, entry: Entry): void {
     const data = this.encode(entry);
     if (data === undefined) return;
-    const { lease, task, events, tasks } = this.keys;
     const creates = entry.kind === 'event' && entry.event.seq === 1;
-    if (creates)
-      this.track(this.redis.hold(2, lease(taskId), task(taskId), this.replica, this.settings.lease));
-    const keys = [...this.logKeys(), lease(taskId), task(taskId), events(taskId), tasks];
-    const args = [...this.logArgs(entry.kind, data), taskId, creates ? '1' : ''];
-    this.track(this.redis.appendHeld(keys.length, ...keys, ...args), taskId);
+    this.add(creates ? 'create' : 'append', taskId, entry.kind, data, taskId);
   }
 
   /** Logs an entry any replica may write; `taskId` and `configId` say which snapshot it changes. */
   publish(entry: Entry, taskId?: string, configId = ''): void {
     const data = this.encode(entry);
-    if (data === undefined) return;
-    const { task, events, chaos } = this.keys;
-    const about = taskId === undefined ? [chaos, chaos] : [task(taskId), events(taskId)];
-    const keys = [...this.logKeys(), ...about, chaos];
-    this.track(this.redis.publish(keys.length, ...keys, ...this.logArgs(entry.kind, data), configId));
+    if (data !== undefined) this.add('publish', taskId, entry.kind, data, configId);
   }
 
   release(taskId: string): void {
-    this.track(this.redis.release(1, this.keys.lease(taskId), this.replica));
+    this.add('release', taskId, '', '', '');
   }
 
   /** The task left the store (a reset, retention): a replica that rebuilds does not bring it back. */
   forget(taskId: string): void {
     const { task, events, tasks } = this.keys;
+    this.send();
     this.track(this.redis.multi().del(task(taskId), events(taskId)).zrem(tasks, taskId).exec());
   }
 
@@ -68,14 +82,57 @@ export class LogWriter {
     return this.last;
   }
 
-  private logKeys(): string[] {
-    const { log, count, bytes, marks } = this.keys;
-    return [log, count, bytes, marks];
+  /**
+   * Adds an entry to the open batch. The entries of one run (a send's first events, a timer's, the
+   * timers due together under load) cost Redis one script call and the process one write.
+   */
+  private add(op: Op, taskId: string | undefined, kind: string, data: string, argument: string): void {
+    const batch = (this.batch ??= this.open());
+    const { lease, task, events, chaos } = this.keys;
+    if (taskId === undefined) batch.keys.push(chaos, chaos, chaos);
+    else batch.keys.push(lease(taskId), task(taskId), events(taskId));
+    batch.args.push(op, kind, data, argument);
+    batch.tasks.push(op === 'publish' ? undefined : taskId);
+    batch.bytes += data.length;
+    if (batch.tasks.length >= BATCH_ENTRIES || batch.bytes >= BATCH_BYTES) this.send();
   }
 
-  private logArgs(kind: string, data: string): (string | number)[] {
-    const { logSize, logBytes, entryBytes } = this.settings;
-    return [this.replica, logSize, logBytes, entryBytes, kind, data];
+  private open(): Batch {
+    const { log, count, bytes, marks, chaos, tasks } = this.keys;
+    const { logSize, logBytes, entryBytes, lease } = this.settings;
+    let settle!: () => void;
+    const answered = new Promise<void>((resolve) => (settle = resolve));
+    this.last = answered;
+    process.nextTick(() => this.send());
+    return {
+      keys: [log, count, bytes, marks, chaos, tasks],
+      args: [this.replica, logSize, logBytes, entryBytes, lease],
+      tasks: [],
+      bytes: 0,
+      answered,
+      settle,
+    };
+  }
+
+  /** Sends the open batch, if any: batches leave in the order they were made, on one connection. */
+  private send(): void {
+    const batch = this.batch;
+    if (batch === undefined) return;
+    this.batch = undefined;
+    const { keys, args, tasks } = batch;
+    this.redis
+      .writeEntries(keys.length, ...keys, ...args)
+      .then(
+        (answers) => (answers as (number | string)[]).forEach((answer, i) => this.answered(answer, tasks[i])),
+        (error: unknown) => this.failed(error),
+      )
+      .finally(batch.settle);
+  }
+
+  private answered(answer: number | string, taskId: string | undefined): void {
+    if (typeof answer === 'number') return;
+    if (taskId !== undefined && answer.startsWith('LEASE_LOST')) this.refused(taskId);
+    else this.failed(answer);
   }
 
   /** The entry as the log holds it; none when it is over `entry-bytes` (the script refuses it too). */
@@ -90,11 +147,13 @@ export class LogWriter {
     return undefined;
   }
 
-  private track(write: Promise<unknown>, taskId?: string): void {
-    this.last = write.catch((error: unknown) => {
-      const message = messageOf(error);
-      if (taskId !== undefined && message.startsWith('LEASE_LOST')) this.refused(taskId);
-      else this.logger.error(`replica: a write to the store failed: ${message}`);
-    });
+  private track(write: Promise<unknown>): void {
+    this.last = write.catch((error: unknown) => this.failed(error));
+  }
+
+  private failed(error: unknown): void {
+    this.logger.error(
+      `replica: a write to the store failed: ${typeof error === 'string' ? error : messageOf(error)}`,
+    );
   }
 }

@@ -31,32 +31,43 @@ async function store(query = '') {
   links.push(link);
   const { requests } = link;
   const keys = storeKeys(settings.prefix);
-  const logKeys = [keys.log, keys.count, keys.bytes, keys.marks];
-  const logArgs = (replica: string, kind: string, data: string) => [
+  const common = [keys.log, keys.count, keys.bytes, keys.marks, keys.chaos, keys.tasks];
+  const commonArgs = (replica: string) => [
     replica,
     settings.logSize,
     settings.logBytes,
     settings.entryBytes,
-    kind,
-    data,
+    settings.lease,
   ];
+  /** One entry written alone: its count, or the reason it was refused, thrown. */
+  const write = async (replica: string, entryKeys: string[], entryArgs: string[]) => {
+    const all = [...common, ...entryKeys];
+    const [answer] = (await requests.writeEntries(
+      all.length,
+      ...all,
+      ...commonArgs(replica),
+      ...entryArgs,
+    )) as (number | string)[];
+    if (typeof answer === 'string') throw new Error(answer);
+    return answer;
+  };
+  const taskKeys = (taskId: string) => [keys.lease(taskId), keys.task(taskId), keys.events(taskId)];
   return {
     keys,
     requests,
+    write,
+    taskKeys,
     hold: async (replica: string, taskId: string) =>
       (
         (await requests.hold(2, keys.lease(taskId), keys.task(taskId), replica, settings.lease)) as number[]
       )[0],
-    append: (replica: string, taskId: string, entry: Record<string, unknown> & { kind: string }) => {
-      const all = [...logKeys, keys.lease(taskId), keys.task(taskId), keys.events(taskId), keys.tasks];
-      const creates = entry.kind === 'event' && (entry.event as { seq: number }).seq === 1;
-      const args = [...logArgs(replica, entry.kind, JSON.stringify(entry)), taskId, creates ? '1' : ''];
-      return requests.appendHeld(all.length, ...all, ...args);
-    },
-    publish: (replica: string, data: string) => {
-      const all = [...logKeys, keys.chaos, keys.chaos, keys.chaos];
-      return requests.publish(all.length, ...all, ...logArgs(replica, 'request', data), '');
-    },
+    append: (replica: string, taskId: string, entry: Record<string, unknown> & { kind: string }) =>
+      write(replica, taskKeys(taskId), ['append', entry.kind, JSON.stringify(entry), taskId]),
+    /** A task's first event: takes the lease if free, and lists the task among the snapshots. */
+    create: (replica: string, taskId: string) =>
+      write(replica, taskKeys(taskId), ['create', 'event', JSON.stringify(event(taskId, 1)), taskId]),
+    publish: (replica: string, data: string) =>
+      write(replica, [keys.chaos, keys.chaos, keys.chaos], ['publish', 'request', data, '']),
     /** The log's entries: their counts and the bytes of their data. */
     log: async () =>
       (await requests.xrange(keys.log, '-', '+')).map(([, fields]) => ({
@@ -110,13 +121,11 @@ describe('the lease scripts', () => {
   });
 
   it('keeps with each entry what a replica that fell behind rebuilds from', async () => {
-    const { hold, append, requests, publish } = await store();
+    const { create, append, requests, publish } = await store();
     await publish('a', '{"kind":"request"}');
-    expect(await hold('a', 't1')).toBe(1);
-    await append('a', 't1', event('t1', 1));
+    await create('a', 't1');
     await append('a', 't1', { kind: 'turn', taskId: 't1', turn: { seed: 's', turn: 1 } });
-    expect(await hold('a', 't2')).toBe(1);
-    await append('a', 't2', event('t2', 1));
+    await create('a', 't2');
     await append('a', 't2', event('t2', 2));
     await append('a', 't2', { kind: 'end', taskId: 't2' });
     const snapshot = await readSnapshot(requests, storeKeys(`t${prefixes}:`));
@@ -125,6 +134,46 @@ describe('the lease scripts', () => {
       ['t1', 1, false, 'a'],
       ['t2', 2, true, undefined],
     ]);
+  });
+});
+
+describe('a batch of entries', () => {
+  it("creates a task by taking its free lease, never another replica's", async () => {
+    const { create, hold, requests, keys } = await store();
+    expect(await create('a', 't1')).toBe(1);
+    expect(await requests.get(keys.lease('t1'))).toBe('a');
+    expect(await hold('b', 't2')).toBe(1);
+    await expect(create('a', 't2')).rejects.toThrow('LEASE_LOST held by b');
+    expect(await requests.zrange(keys.tasks, 0, -1)).toEqual(['t1']);
+  });
+
+  it('answers each entry on its own: one refused does not stop the others', async () => {
+    const { requests, keys, taskKeys, hold, log } = await store('&entry-bytes=4KiB');
+    expect(await hold('b', 't2')).toBe(1);
+    const entries = [
+      [taskKeys('t1'), ['create', 'event', JSON.stringify(event('t1', 1)), 't1']],
+      [taskKeys('t2'), ['append', 'event', JSON.stringify(event('t2', 2)), 't2']],
+      [
+        [keys.chaos, keys.chaos, keys.chaos],
+        ['publish', 'request', 'x'.repeat(4 * 1024 + 1), ''],
+      ],
+      [taskKeys('t1'), ['append', 'end', JSON.stringify({ kind: 'end', taskId: 't1' }), 't1']],
+      [taskKeys('t2'), ['release', '', '', '']],
+    ] as const;
+    const all = [keys.log, keys.count, keys.bytes, keys.marks, keys.chaos, keys.tasks];
+    const args: (string | number)[] = ['a', 1_000, 1024 ** 2, 4 * 1024, 10_000];
+    for (const [entryKeys, entryArgs] of entries) (all.push(...entryKeys), args.push(...entryArgs));
+    expect(await requests.writeEntries(all.length, ...all, ...args)).toEqual([
+      1,
+      'LEASE_LOST held by b',
+      'ENTRY_TOO_BIG 4097 bytes, over entry-bytes 4096',
+      2,
+      0,
+    ]);
+    expect((await log()).map((e) => e.n)).toEqual([1, 2]);
+    // The end gave a's lease up; b's lease was not a's to release.
+    expect(await requests.get(keys.lease('t1'))).toBeNull();
+    expect(await requests.get(keys.lease('t2'))).toBe('b');
   });
 });
 
