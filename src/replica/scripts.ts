@@ -19,51 +19,69 @@
  *   lease up. Argument: the task id.
  * - `publish`: an entry any replica may write; keeps what it changes in the snapshots: a cancel
  *   asked for, a push config, the global chaos. Argument: the push config id.
- * - `release`: gives the task's lease up if the replica holds it; logs nothing.
+ * - `release`: gives the task's lease up if the replica holds it; logs nothing. Argument: the task
+ *   id.
  */
 const WRITE_ENTRIES = `
 local replica, logSize, budget, entryBytes, leaseMs =
   ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5]
 
 local function before(mark)
-  return tonumber(string.match(mark, '%d+$'))
+  return mark and tonumber(string.match(mark, '%d+$'))
 end
+
+-- The log's count, bytes and marks are read once and written once per batch.
+local count = tonumber(redis.call('GET', KEYS[2]) or '0')
+local first = count
+local total = tonumber(redis.call('GET', KEYS[3]) or '0')
+local newest = before(redis.call('LINDEX', KEYS[4], -1))
+local oldest = redis.call('LINDEX', KEYS[4], 0)
 
 -- Adds an entry with the next count and trims the log by count (MAXLEN, about) and by bytes: a
 -- mark every 1/32 of the budget says how many bytes were added before its entry; the log is cut at
 -- the oldest mark that leaves at most the budget.
 local function add(kind, data)
-  local n = redis.call('INCR', KEYS[2])
+  count = count + 1
   local size = #data + #replica + #kind + 64
-  local total = redis.call('INCRBY', KEYS[3], size)
+  total = total + size
   local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', logSize, '*',
-    'r', replica, 'k', kind, 'n', n, 'd', data)
-  local newest = redis.call('LINDEX', KEYS[4], -1)
-  if not newest or total - size - before(newest) >= budget / 32 then
-    redis.call('RPUSH', KEYS[4], id .. ' ' .. (total - size))
+    'r', replica, 'k', kind, 'n', count, 'd', data)
+  if not newest or total - size - newest >= budget / 32 then
+    local mark = id .. ' ' .. string.format('%d', total - size)
+    redis.call('RPUSH', KEYS[4], mark)
+    newest = total - size
+    oldest = oldest or mark
   end
   local cut = false
-  local oldest = redis.call('LINDEX', KEYS[4], 0)
   while oldest and total - before(oldest) > budget do
     redis.call('LPOP', KEYS[4])
     oldest = redis.call('LINDEX', KEYS[4], 0)
+    if not oldest then newest = nil end
     cut = true
   end
   if cut then
     redis.call('XTRIM', KEYS[1], 'MINID', string.match(oldest or id, '^%S+'))
   end
-  return n
+  return count
 end
 
+-- The tasks this batch wrote about and whose lease it saw held by this replica: until their end or
+-- release in the batch, nothing else can change that (a script runs whole, and a lease does not
+-- expire while it runs).
+local playing = {}
+
 local function held(lease, task, events, kind, data, taskId, creates)
-  if redis.call('HEXISTS', task, 'ended') == 1 then return 'LEASE_LOST the task has ended' end
-  local holder = redis.call('GET', lease)
-  if creates and (holder == false or holder == replica) then
-    redis.call('SET', lease, replica, 'PX', leaseMs)
-    holder = replica
+  if not playing[taskId] then
+    if redis.call('HEXISTS', task, 'ended') == 1 then return 'LEASE_LOST the task has ended' end
+    local holder = redis.call('GET', lease)
+    if creates and (holder == false or holder == replica) then
+      redis.call('SET', lease, replica, 'PX', leaseMs)
+      holder = replica
+    end
+    if holder == false then return 'LEASE_LOST no replica holds it' end
+    if holder ~= replica then return 'LEASE_LOST held by ' .. holder end
+    playing[taskId] = true
   end
-  if holder == false then return 'LEASE_LOST no replica holds it' end
-  if holder ~= replica then return 'LEASE_LOST held by ' .. holder end
   local n = add(kind, data)
   if kind == 'event' then
     redis.call('RPUSH', events, data)
@@ -77,6 +95,7 @@ local function held(lease, task, events, kind, data, taskId, creates)
     redis.call('HDEL', task, 'turn', 'player', 'pause', 'cancel')
     redis.call('HSET', task, 'ended', '1')
     redis.call('DEL', lease)
+    playing[taskId] = nil
   end
   return n
 end
@@ -103,6 +122,7 @@ for i = 0, (#ARGV - 5) / 4 - 1 do
   local answer
   if op == 'release' then
     if redis.call('GET', lease) == replica then redis.call('DEL', lease) end
+    playing[arg] = nil
     answer = 0
   elseif #data > entryBytes then
     answer = 'ENTRY_TOO_BIG ' .. #data .. ' bytes, over entry-bytes ' .. entryBytes
@@ -112,6 +132,10 @@ for i = 0, (#ARGV - 5) / 4 - 1 do
     answer = held(lease, task, events, kind, data, arg, op == 'create')
   end
   answers[#answers + 1] = answer
+end
+if count > first then
+  redis.call('SET', KEYS[2], string.format('%d', count))
+  redis.call('SET', KEYS[3], string.format('%d', total))
 end
 return answers`;
 

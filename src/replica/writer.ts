@@ -67,7 +67,7 @@ export class LogWriter {
   }
 
   release(taskId: string): void {
-    this.add('release', taskId, '', '', '');
+    this.add('release', taskId, '', '', taskId);
   }
 
   /** The task left the store (a reset, retention): a replica that rebuilds does not bring it back. */

@@ -52,7 +52,14 @@ async function store(query = '') {
     return answer;
   };
   const taskKeys = (taskId: string) => [keys.lease(taskId), keys.task(taskId), keys.events(taskId)];
+  /** Entries written as one batch: each one's count, or the reason it was refused. */
+  const batch = async (replica: string, entries: (readonly [readonly string[], readonly string[]])[]) => {
+    const all = [...common, ...entries.flatMap(([entryKeys]) => entryKeys)];
+    const args = [...commonArgs(replica), ...entries.flatMap(([, entryArgs]) => entryArgs)];
+    return (await requests.writeEntries(all.length, ...all, ...args)) as (number | string)[];
+  };
   return {
+    batch,
     keys,
     requests,
     write,
@@ -148,9 +155,9 @@ describe('a batch of entries', () => {
   });
 
   it('answers each entry on its own: one refused does not stop the others', async () => {
-    const { requests, keys, taskKeys, hold, log } = await store('&entry-bytes=4KiB');
+    const { keys, taskKeys, hold, log, batch, requests } = await store('&entry-bytes=4KiB');
     expect(await hold('b', 't2')).toBe(1);
-    const entries = [
+    const answers = await batch('a', [
       [taskKeys('t1'), ['create', 'event', JSON.stringify(event('t1', 1)), 't1']],
       [taskKeys('t2'), ['append', 'event', JSON.stringify(event('t2', 2)), 't2']],
       [
@@ -158,12 +165,9 @@ describe('a batch of entries', () => {
         ['publish', 'request', 'x'.repeat(4 * 1024 + 1), ''],
       ],
       [taskKeys('t1'), ['append', 'end', JSON.stringify({ kind: 'end', taskId: 't1' }), 't1']],
-      [taskKeys('t2'), ['release', '', '', '']],
-    ] as const;
-    const all = [keys.log, keys.count, keys.bytes, keys.marks, keys.chaos, keys.tasks];
-    const args: (string | number)[] = ['a', 1_000, 1024 ** 2, 4 * 1024, 10_000];
-    for (const [entryKeys, entryArgs] of entries) (all.push(...entryKeys), args.push(...entryArgs));
-    expect(await requests.writeEntries(all.length, ...all, ...args)).toEqual([
+      [taskKeys('t2'), ['release', '', '', 't2']],
+    ]);
+    expect(answers).toEqual([
       1,
       'LEASE_LOST held by b',
       'ENTRY_TOO_BIG 4097 bytes, over entry-bytes 4096',
@@ -174,6 +178,21 @@ describe('a batch of entries', () => {
     // The end gave a's lease up; b's lease was not a's to release.
     expect(await requests.get(keys.lease('t1'))).toBeNull();
     expect(await requests.get(keys.lease('t2'))).toBe('b');
+  });
+
+  it("refuses what follows a task's end or release in the same batch", async () => {
+    const { taskKeys, batch, requests, keys } = await store();
+    const turn = (taskId: string) => JSON.stringify({ kind: 'turn', taskId, turn: { seed: 's', turn: 1 } });
+    const answers = await batch('a', [
+      [taskKeys('t1'), ['create', 'event', JSON.stringify(event('t1', 1)), 't1']],
+      [taskKeys('t1'), ['append', 'end', JSON.stringify({ kind: 'end', taskId: 't1' }), 't1']],
+      [taskKeys('t1'), ['append', 'turn', turn('t1'), 't1']],
+      [taskKeys('t2'), ['create', 'event', JSON.stringify(event('t2', 1)), 't2']],
+      [taskKeys('t2'), ['release', '', '', 't2']],
+      [taskKeys('t2'), ['append', 'turn', turn('t2'), 't2']],
+    ]);
+    expect(answers).toEqual([1, 2, 'LEASE_LOST the task has ended', 3, 0, 'LEASE_LOST no replica holds it']);
+    expect(await requests.get(keys.count)).toBe('3');
   });
 });
 
@@ -189,6 +208,29 @@ describe('the log', () => {
     expect(bytes).toBeGreaterThan(64 * 1024 - 2 * 1024 - 2 * big.length);
     expect(kept.at(-1)!.n).toBe(100);
     expect(kept.map((e) => e.n)).toEqual(kept.map((_, i) => 100 - kept.length + 1 + i));
+  });
+
+  it('keeps about log-bytes when the entries come in batches', async () => {
+    const { batch, log, keys, requests } = await store('&log-bytes=64KiB');
+    const big = 'x'.repeat(4 * 1024);
+    const entry = [
+      [keys.chaos, keys.chaos, keys.chaos],
+      ['publish', 'request', big, ''],
+    ] as const;
+    for (let i = 0; i < 4; i++)
+      await batch(
+        'a',
+        Array.from({ length: 25 }, () => entry),
+      );
+    const kept = await log();
+    const bytes = kept.reduce((sum, e) => sum + e.bytes, 0);
+    expect(bytes).toBeLessThanOrEqual(64 * 1024);
+    expect(bytes).toBeGreaterThan(64 * 1024 - 2 * 1024 - 2 * big.length);
+    expect(kept.map((e) => e.n)).toEqual(kept.map((_, i) => 100 - kept.length + 1 + i));
+    expect(await requests.get(keys.count)).toBe('100');
+    expect(Number(await requests.get(keys.bytes))).toBe(
+      100 * (big.length + 'a'.length + 'request'.length + 64),
+    );
   });
 
   it('refuses an entry over entry-bytes, adding nothing', async () => {
