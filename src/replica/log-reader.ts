@@ -8,6 +8,7 @@
  * the snapshots, and then goes on reading where it was, skipping what the snapshots already hold.
  */
 import { deadline, wallDelay, wallNow } from '../lib/clock.js';
+import { TurnBatch } from '../lib/turn-batch.js';
 import type { Entry } from './mirror.js';
 import { messageOf, type RedisLink } from './redis.js';
 
@@ -22,6 +23,8 @@ const FIRST_BATCH = 100;
 const BATCH_BYTES = 8 * 1024 ** 2;
 
 export interface LogFollower {
+  /** Whether entries `from` this replica are to be applied: its own, already applied, are not even read. */
+  applies(from: string): boolean;
   /**
    * An entry, in log order. `covered`: the snapshots this replica last rebuilt from hold it
    * already; only what they do not keep (journal, faults, deliveries) is still to apply.
@@ -56,8 +59,14 @@ export class SharedLogReader {
   private rebuilding = false;
   private current: Promise<void> = Promise.resolve();
   private readonly waiters = new Set<Waiter>();
-  /** The read of the log's tail the calls of this turn of the event loop wait on, not yet sent. */
-  private tailRead: Promise<string | undefined> | undefined;
+  /**
+   * The id of the log's last entry, read after the call asked: the calls of one turn of the event
+   * loop share one read.
+   */
+  private readonly tail = new TurnBatch<undefined, string | undefined>(async (calls) => {
+    const [last] = await this.link.requests.xrevrange(this.key, '+', '-', 'COUNT', 1);
+    return calls.map(() => last?.[0]);
+  });
   private running = false;
   /** When the last read that answered was asked for. */
   private askedAt = wallNow();
@@ -101,7 +110,7 @@ export class SharedLogReader {
 
   private async catchUpOnce(): Promise<void> {
     if (this.rebuilding) throw new BehindError();
-    const last = await this.tail();
+    const last = await this.tail.ask(undefined);
     if (last === undefined || !isAfter(last, this.applied)) return;
     await new Promise<void>((resolve, reject) => {
       const cancel = deadline(CATCH_UP_TIMEOUT_MS, () => {
@@ -119,21 +128,6 @@ export class SharedLogReader {
       };
       this.waiters.add(waiter);
     });
-  }
-
-  /**
-   * The id of the log's last entry, read after the call asked: the calls of one turn of the event
-   * loop share one read, sent once the turn ends.
-   */
-  private tail(): Promise<string | undefined> {
-    return (this.tailRead ??= new Promise((resolve, reject) =>
-      setImmediate(() => {
-        this.tailRead = undefined;
-        this.link.requests
-          .xrevrange(this.key, '+', '-', 'COUNT', 1)
-          .then(([last]) => resolve(last?.[0]), reject);
-      }),
-    ));
   }
 
   private async follow(): Promise<void> {
@@ -183,6 +177,7 @@ export class SharedLogReader {
     } else if (n > this.count + 1 && n - 1 > this.covered) await this.rebuild(n);
     this.applied = id;
     this.count = n;
+    if (!this.follower.applies(from)) return data.length;
     let entry: Entry;
     try {
       entry = JSON.parse(data) as Entry;

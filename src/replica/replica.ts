@@ -14,13 +14,14 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { ControlChange, ControlPlane } from '../admin/control-plane.js';
-import { A2AError } from '../domain/errors.js';
+import type { A2AError } from '../domain/errors.js';
 import { placeOf } from '../domain/scope.js';
 import type { PushConfig } from '../domain/types.js';
 import type { PausePoint } from '../engine/plan.js';
 import { loadFaker } from '../lib/fake-data.js';
 import type { Logger } from '../lib/log.js';
 import { every, wallDelay, wallNow } from '../lib/clock.js';
+import { TurnBatch } from '../lib/turn-batch.js';
 import type { SharedPlay, SharedPlays, TaskPlayer, TurnState } from '../runtime/plays.js';
 import type { TaskStore } from '../store/task-store.js';
 import { storeKeys, type StoreKeys } from './keys.js';
@@ -29,6 +30,7 @@ import { applyEntry, type Entry } from './mirror.js';
 import { messageOf, RedisLink } from './redis.js';
 import { BehindError, SharedLogReader, type LogFollower } from './log-reader.js';
 import { Rebuilder, type RebuildTarget } from './rebuild.js';
+import { storeBehind, storeUnavailable } from './store-errors.js';
 import type { RedisStoreSettings } from './store-url.js';
 import { LogWriter } from './writer.js';
 
@@ -66,6 +68,10 @@ export class Replica implements SharedPlays {
   private replicaCount = 1;
   private readonly behindListeners = new Set<BehindListener>();
   private readonly rebuilder: Rebuilder;
+  /** The repeat counts asked for in one turn of the event loop, counted by one call to Redis. */
+  private readonly occurrences = new TurnBatch<string, number>(
+    (bases) => this.link.requests.countOccurrences(1, this.keys.occurrences, ...bases) as Promise<number[]>,
+  );
 
   private constructor(
     private readonly link: RedisLink,
@@ -141,7 +147,9 @@ export class Replica implements SharedPlays {
     try {
       await this.reader.catchUp(throughRebuild);
     } catch (error) {
-      throw error instanceof BehindError ? this.behindError() : this.unavailable(error);
+      throw error instanceof BehindError
+        ? storeBehind(this.settings.shown)
+        : storeUnavailable(this.settings.shown, error);
     }
   }
 
@@ -170,21 +178,12 @@ export class Replica implements SharedPlays {
   }
 
   async nextOccurrence(base: string): Promise<number> {
-    try {
-      return (await this.link.requests.hincrby(this.keys.occurrences, base, 1)) - 1;
-    } catch (error) {
-      throw this.unavailable(error);
-    }
+    return (await this.whileUp(this.occurrences.ask(base))) - 1;
   }
 
   async claim(taskId: string): Promise<boolean> {
-    let held: number[];
-    try {
-      held = await this.hold([taskId]);
-    } catch (error) {
-      throw this.unavailable(error);
-    }
-    if (held[0] !== 1) return false;
+    const [held] = await this.whileUp(this.hold([taskId]));
+    if (held !== 1) return false;
     this.held.add(taskId);
     return true;
   }
@@ -230,18 +229,17 @@ export class Replica implements SharedPlays {
   async close(): Promise<void> {
     this.stopTicking?.();
     this.reader.stop();
-    const leases = [...this.held].map((taskId) =>
-      this.link.requests.release(1, this.keys.lease(taskId), this.id),
-    );
-    await Promise.race([Promise.allSettled([this.writer.flushed(), ...leases]), wallDelay(1_000)]);
+    for (const taskId of this.held) this.writer.release(taskId);
+    await Promise.race([this.writer.flushed(), wallDelay(1_000)]);
     this.link.close();
   }
 
   /** How this replica follows the shared log: it applies what others wrote, rebuilds if it fell behind. */
   private followerOfTheLog(): LogFollower {
     return {
+      applies: (from: string) => from !== this.id,
       entry: (from: string, entry: Entry, covered: boolean) => {
-        if (from !== this.id && (!covered || UNKEPT.has(entry.kind))) this.mirror(entry, from);
+        if (!covered || UNKEPT.has(entry.kind)) this.mirror(entry, from);
       },
       behind: () => this.tellBehind(),
       rebuild: (after: number, next: number) => this.rebuilder.rebuild(after, next),
@@ -370,25 +368,18 @@ export class Replica implements SharedPlays {
     if (!this.mirroring) this.writer.publish(entry);
   }
 
-  private unavailable(error: unknown): A2AError {
-    return new A2AError(
-      'UnavailableError',
-      `Service unavailable: the shared store ${this.settings.shown} cannot be reached (${messageOf(error)}); retry once GET /_sim/health answers 200.`,
-      { reason: 'STORE_UNAVAILABLE', retryAfterMs: 1_000 },
-    );
+  /** What Redis answers; its failure as the error a client gets while the store is away. */
+  private async whileUp<T>(answer: Promise<T>): Promise<T> {
+    try {
+      return await answer;
+    } catch (error) {
+      throw storeUnavailable(this.settings.shown, error);
+    }
   }
 
   private tellBehind(taskId?: string): void {
-    const error = this.behindError();
+    const error = storeBehind(this.settings.shown);
     for (const listener of [...this.behindListeners]) listener(error, taskId);
-  }
-
-  private behindError(): A2AError {
-    return new A2AError(
-      'UnavailableError',
-      `Service unavailable: this replica fell behind the shared store's log and is rebuilding its tasks from ${this.settings.shown}; retry once GET /_sim/health answers 200, or through another replica (a stream resumes from its last event id).`,
-      { reason: 'STORE_BEHIND', retryAfterMs: 1_000 },
-    );
   }
 }
 

@@ -161,15 +161,16 @@ for i = 1, #KEYS, 2 do
 end
 return held`;
 
-/** Gives a lease up if the caller holds it. KEYS: lease. ARGV: replica. */
-const RELEASE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0`;
+/** Counts one more occurrence of each request base, answering the new counts. KEYS: occurrences. */
+const COUNT_OCCURRENCES = `
+local counts = {}
+for i = 1, #ARGV do counts[i] = redis.call('HINCRBY', KEYS[1], ARGV[i], 1) end
+return counts`;
 
 export const SCRIPTS = {
   hold: HOLD,
   writeEntries: WRITE_ENTRIES,
-  release: RELEASE,
+  countOccurrences: COUNT_OCCURRENCES,
 } as const;
 
 export type ScriptName = keyof typeof SCRIPTS;

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { TurnBatch } from '../../src/lib/turn-batch.js';
+
+/** A batch whose calls are recorded; each question is answered with itself doubled. */
+function doubling(most?: number) {
+  const calls: number[][] = [];
+  const batch = new TurnBatch<number, number>(async (questions) => {
+    calls.push([...questions]);
+    return questions.map((q) => q * 2);
+  }, most);
+  return { batch, calls };
+}
+
+describe('TurnBatch', () => {
+  it('answers the questions of one turn with one call, each caller its own answer', async () => {
+    const { batch, calls } = doubling();
+    const answers = await Promise.all([1, 2, 3].map((q) => batch.ask(q)));
+    expect(answers).toEqual([2, 4, 6]);
+    expect(calls).toEqual([[1, 2, 3]]);
+  });
+
+  it('asks again for a question that comes after the call was made', async () => {
+    const { batch, calls } = doubling();
+    const first = batch.ask(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = batch.ask(2);
+    expect([await first, await second]).toEqual([2, 4]);
+    expect(calls).toEqual([[1], [2]]);
+  });
+
+  it('splits a turn past its most questions into several calls', async () => {
+    const { batch, calls } = doubling(2);
+    expect(await Promise.all([1, 2, 3, 4, 5].map((q) => batch.ask(q)))).toEqual([2, 4, 6, 8, 10]);
+    expect(calls).toEqual([[1, 2], [3, 4], [5]]);
+  });
+
+  it('fails every question of a call that fails, and the next turn asks anew', async () => {
+    let fail = true;
+    const batch = new TurnBatch<number, number>(async (questions) => {
+      if (fail) throw new Error('store away');
+      return questions;
+    });
+    const asked = [batch.ask(1), batch.ask(2)].map((answer) => answer.catch((error: Error) => error.message));
+    expect(await Promise.all(asked)).toEqual(['store away', 'store away']);
+    fail = false;
+    expect(await batch.ask(3)).toBe(3);
+  });
+});
