@@ -3,9 +3,9 @@
  * the snapshots with them), lease releases, and the removal of a task's snapshot when the task
  * leaves the store. All on one connection, so they reach Redis in the order they were made, and
  * waiting for the last write is waiting for them all. The entries made in one run of the process's
- * code (a timer's, a request's) go as one batch, before the next tick: before what that run wrote
- * to clients leaves too (node:http sends a response's writes at the next tick), so a client never
- * sees an event that the store, and the replica that takes the task over, has not been sent.
+ * code (a timer's, a request's) go as one batch at the next tick, the tick at which node:http sends
+ * what that run wrote to clients: a client is not sent an event a turn of the event loop before the
+ * store (and a replica that takes the task over) is.
  */
 import { formatBytes } from '../lib/bytes.js';
 import type { Logger } from '../lib/log.js';
