@@ -79,11 +79,12 @@ export const HTTP_WORKLOADS: HttpWorkload[] = [
     diagnostic: true,
   },
   // The records every call leaves, each turned off on its own line, then all at once: what each
-  // costs (BENCHMARKS.md, run J). The witness has no switch: the verdicts need it.
+  // costs (BENCHMARKS.md, runs J and M).
   sendWithout('unlogged', ['--log-level', 'silent']),
   sendWithout('no-metrics', ['--no-metrics']),
   sendWithout('unjournaled', ['--journal-size', '0']),
-  sendWithout('bare', ['--log-level', 'silent', '--no-metrics', '--journal-size', '0']),
+  sendWithout('unjudged', ['--no-judge']),
+  sendWithout('bare', ['--log-level', 'silent', '--no-metrics', '--journal-size', '0', '--no-judge']),
   {
     kind: 'http',
     name: 'jsonrpc-v1-send-c64',

@@ -242,11 +242,11 @@ export function serveAgent(settings: Settings, shared: Shared, plan: AgentPlan):
   });
   const { judge } = shared;
   // What each client is given is witnessed after chaos, as the client gets it.
-  const witness = witnessLayer(judge, clock);
+  const witness = settings.judge ? witnessLayer(judge, clock) : undefined;
   const context: BindingContext = {
     serve: pipeline(layersOf(shared, witness, chaos), perform(played)),
     onCardFetched: (exchange) => {
-      if (exchange.client) judge.observe(exchange.client, exchange);
+      if (witness && exchange.client) judge.observe(exchange.client, exchange);
     },
     cardChaos: (header, exchange) =>
       cardSignatureFault(
@@ -254,7 +254,7 @@ export function serveAgent(settings: Settings, shared: Shared, plan: AgentPlan):
         header,
         exchange,
       ),
-    onRefused: witnessRefused(judge, clock),
+    ...(witness && { onRefused: witnessRefused(judge, clock) }),
     keepAlive: shared.keepAlive,
     cards,
     maxBodyBytes: settings.maxBodyBytes,
@@ -273,12 +273,12 @@ export function serveAgent(settings: Settings, shared: Shared, plan: AgentPlan):
  * what the client got), then the witness, then chaos, then the
  * generation preview nearest the service (a held GetTask is held after chaos had its say).
  */
-function layersOf(shared: Shared, witness: Layer, chaos: Layer): Layer[] {
+function layersOf(shared: Shared, witness: Layer | undefined, chaos: Layer): Layer[] {
   const { replica, longPolls, store, tracing } = shared;
   return [
     ...(replica ? [syncLayer(replica)] : []),
     traceLayer(tracing?.spans),
-    witness,
+    ...(witness ? [witness] : []),
     chaos,
     ...(longPolls ? [generationLayer(store, longPolls)] : []),
   ];

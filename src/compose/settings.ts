@@ -80,6 +80,8 @@ export interface Settings {
   journalSize: number;
   journalBytes: number;
   verdictBytes: number;
+  /** Whether the witness tells the judge of each client's calls. */
+  judge: boolean;
   /** Whether `/_sim/metrics` counts the calls. */
   metrics: boolean;
   /** How long a client may take over its request, and how many may connect at once. */
@@ -157,6 +159,7 @@ export function resolveSettings(given: SimulatorOptions): Settings {
     journalSize: options.journalSize,
     journalBytes: options.journalBytes,
     verdictBytes: options.verdictBytes,
+    judge: options.judge,
     metrics: options.metrics,
     server: serverLimits(options),
     watch: options.watch,

@@ -147,6 +147,8 @@ export interface SimulatorOptions {
   journalBytes?: number;
   /** What the client verdicts may keep, approximately; the least recent clients go first. */
   verdictBytes?: number;
+  /** Judge each client's calls for `/_sim/verdicts`; off, no call is watched. Default: on. */
+  judge?: boolean;
   /** Count calls, streams and faults for Prometheus at `/_sim/metrics`. Default: on. */
   metrics?: boolean;
   /** How long a client may take to send a request's headers; then 408. */

@@ -288,6 +288,15 @@ export const CONTROL_PLANE = group('Control plane', [
     help: "What the client verdicts may keep, e.g. 16MiB; the least recent clients, then a busy one's oldest calls, go first",
   },
   {
+    name: 'judge',
+    flag: 'judge',
+    env: true,
+    type: 'boolean',
+    default: true,
+    help: "Judge each client's calls for /_sim/verdicts (--no-judge: watch no call; the verdicts stay empty)",
+    doc: "Judge each client's calls for `/_sim/verdicts` and the dashboard (`--no-judge`: watch no call, and the verdicts stay empty; see [Client verdicts](verdicts.md))",
+  },
+  {
     name: 'metrics',
     flag: 'metrics',
     env: true,

@@ -217,3 +217,22 @@ describe('a client that abandons a task after its stream was cut', () => {
     expect(verdict(sim, 'quitter', 'no-lost-events').outcome).toBe('fail');
   });
 });
+
+describe('a simulator started with judge: false (--no-judge)', () => {
+  it('watches no call: its calls, refused or served, leave no verdicts, where the default judges them', async () => {
+    const calls = async (sim: TestSim) => {
+      const headers = as('watched');
+      const body = v1Send('What is the weather today?');
+      await sim.drive(callJson(sim.url, 'POST', '/message:send', { body, headers }));
+      await sim.drive(postSse(`${sim.url}/message:stream`, v1Send(REPORT), headers).then((s) => s.rest()));
+      const refused = await fetch(`${sim.url}/tasks/no-such-task`, { headers });
+      expect(refused.status).toBe(404);
+      return sim.sim.verdicts().map((v) => v.client);
+    };
+    t = await startSim();
+    expect(await calls(t)).toEqual(['watched']);
+    await t.close();
+    t = await startSim({ judge: false });
+    expect(await calls(t)).toEqual([]);
+  });
+});
