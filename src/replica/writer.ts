@@ -25,8 +25,7 @@ interface Batch {
   /** Per entry, the task whose lease it needs (a refusal loses the task), if any. */
   tasks: (string | undefined)[];
   bytes: number;
-  /** Settles once Redis answered the batch, or it failed. */
-  answered: Promise<void>;
+  /** Settles what {@link LogWriter.flushed} gave out once Redis answered the batch, or it failed. */
   settle(): void;
 }
 
@@ -109,7 +108,6 @@ export class LogWriter {
       args: [this.replica, logSize, logBytes, entryBytes, lease],
       tasks: [],
       bytes: 0,
-      answered,
       settle,
     };
   }
@@ -126,6 +124,7 @@ export class LogWriter {
         (answers) => (answers as (number | string)[]).forEach((answer, i) => this.answered(answer, tasks[i])),
         (error: unknown) => this.failed(error),
       )
+      .catch((error: unknown) => this.failed(error))
       .finally(batch.settle);
   }
 

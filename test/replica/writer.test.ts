@@ -86,4 +86,11 @@ describe('the replica writer', () => {
     expect(refused).toEqual(['t1']);
     expect(errors.join('\n')).toContain('a write to the store failed: ENTRY_TOO_BIG 9 bytes');
   });
+
+  it('logs an answer it cannot read, and what waits on the batch still goes on', async () => {
+    const { log, errors } = writer(() => 'OK' as never);
+    log.appendHeld('t1', created('t1'));
+    await log.flushed();
+    expect(errors.join('\n')).toContain('a write to the store failed');
+  });
 });
