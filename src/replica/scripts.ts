@@ -30,10 +30,9 @@ local function before(mark)
   return mark and tonumber(string.match(mark, '%d+$'))
 end
 
--- The log's count, bytes and marks are read once and written once per batch.
-local count = tonumber(redis.call('GET', KEYS[2]) or '0')
-local first = count
-local total = tonumber(redis.call('GET', KEYS[3]) or '0')
+-- The marks are read once a batch, then followed here. The count and the bytes are counted in
+-- Redis entry by entry: a script that fails halfway keeps what it wrote, and the count must then
+-- still say how many entries were added.
 local newest = before(redis.call('LINDEX', KEYS[4], -1))
 local oldest = redis.call('LINDEX', KEYS[4], 0)
 
@@ -41,13 +40,13 @@ local oldest = redis.call('LINDEX', KEYS[4], 0)
 -- mark every 1/32 of the budget says how many bytes were added before its entry; the log is cut at
 -- the oldest mark that leaves at most the budget.
 local function add(kind, data)
-  count = count + 1
+  local n = redis.call('INCR', KEYS[2])
   local size = #data + #replica + #kind + 64
-  total = total + size
+  local total = redis.call('INCRBY', KEYS[3], size)
   local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', logSize, '*',
-    'r', replica, 'k', kind, 'n', count, 'd', data)
+    'r', replica, 'k', kind, 'n', n, 'd', data)
   if not newest or total - size - newest >= budget / 32 then
-    local mark = id .. ' ' .. string.format('%d', total - size)
+    local mark = id .. ' ' .. (total - size)
     redis.call('RPUSH', KEYS[4], mark)
     newest = total - size
     oldest = oldest or mark
@@ -62,7 +61,7 @@ local function add(kind, data)
   if cut then
     redis.call('XTRIM', KEYS[1], 'MINID', string.match(oldest or id, '^%S+'))
   end
-  return count
+  return n
 end
 
 -- The tasks this batch wrote about and whose lease it saw held by this replica: until their end or
@@ -132,10 +131,6 @@ for i = 0, (#ARGV - 5) / 4 - 1 do
     answer = held(lease, task, events, kind, data, arg, op == 'create')
   end
   answers[#answers + 1] = answer
-end
-if count > first then
-  redis.call('SET', KEYS[2], string.format('%d', count))
-  redis.call('SET', KEYS[3], string.format('%d', total))
 end
 return answers`;
 

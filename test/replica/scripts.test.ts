@@ -196,6 +196,21 @@ describe('a batch of entries', () => {
   });
 });
 
+describe('a batch that fails halfway', () => {
+  it('keeps the count with the entries it wrote, so the next ones do not reuse a count', async () => {
+    const { create, batch, taskKeys, requests, keys, log } = await store();
+    await create('a', 't1');
+    // Made to fail after the entry is in the log: its task's events are not a list.
+    await requests.set(keys.events('t2'), 'not a list');
+    await expect(
+      batch('a', [[taskKeys('t2'), ['create', 'event', JSON.stringify(event('t2', 1)), 't2']]]),
+    ).rejects.toThrow('WRONGTYPE');
+    expect(await requests.get(keys.count)).toBe('2');
+    await create('a', 't3');
+    expect((await log()).map((e) => e.n)).toEqual([1, 2, 3]);
+  });
+});
+
 describe('the log', () => {
   it('keeps about log-bytes, trimming the oldest entries past it', async () => {
     const { publish, log } = await store('&log-bytes=64KiB');
