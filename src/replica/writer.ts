@@ -9,31 +9,37 @@
  */
 import { formatBytes } from '../lib/bytes.js';
 import type { Logger } from '../lib/log.js';
+import { TurnBatch } from '../lib/turn-batch.js';
 import type { StoreKeys } from './keys.js';
 import type { Entry } from './mirror.js';
 import { messageOf, type ScriptedRedis } from './redis.js';
 import type { RedisStoreSettings } from './store-url.js';
 
-/** What one batch of entries may hold before it is sent, whatever the tick: a write stays bounded. */
-const BATCH_ENTRIES = 256;
-const BATCH_BYTES = 1024 ** 2;
-
-/** The entries made in one run of the process's code, sent as one script call at the next tick. */
-interface Batch {
-  keys: string[];
-  args: (string | number)[];
-  /** Per entry, the task whose lease it needs (a refusal loses the task), if any. */
-  tasks: (string | undefined)[];
-  bytes: number;
-  /** Settles what {@link LogWriter.flushed} gave out once Redis answered the batch, or it failed. */
-  settle(): void;
+/** One entry as the write script takes it (scripts.ts). */
+interface Written {
+  op: 'create' | 'append' | 'publish' | 'release';
+  /** The task whose lease it needs (a refusal loses the task), or whose snapshot it changes. */
+  taskId: string | undefined;
+  kind: string;
+  data: string;
+  argument: string;
 }
 
-type Op = 'create' | 'append' | 'publish' | 'release';
+/** What Redis answers of an entry: its count, why it was refused, or nothing when the call failed. */
+type Answer = number | string | undefined;
 
 export class LogWriter {
   private last: Promise<unknown> = Promise.resolve();
-  private batch: Batch | undefined;
+  /**
+   * The entries of one run of the code (a send's first events, a timer's, the timers due together
+   * under load) cost Redis one script call and the process one write, at most 256 entries or 1 MiB.
+   */
+  private readonly entries = new TurnBatch<Written, Answer>((entries) => this.write(entries), {
+    at: 'next-tick',
+    most: 256,
+    weigh: (entry) => entry.data.length,
+    mostWeight: 1024 ** 2,
+  });
 
   constructor(
     private readonly redis: ScriptedRedis,
@@ -56,23 +62,23 @@ export class LogWriter {
     const data = this.encode(entry);
     if (data === undefined) return;
     const creates = entry.kind === 'event' && entry.event.seq === 1;
-    this.add(creates ? 'create' : 'append', taskId, entry.kind, data, taskId);
+    this.add({ op: creates ? 'create' : 'append', taskId, kind: entry.kind, data, argument: taskId });
   }
 
   /** Logs an entry any replica may write; `taskId` and `configId` say which snapshot it changes. */
   publish(entry: Entry, taskId?: string, configId = ''): void {
     const data = this.encode(entry);
-    if (data !== undefined) this.add('publish', taskId, entry.kind, data, configId);
+    if (data !== undefined) this.add({ op: 'publish', taskId, kind: entry.kind, data, argument: configId });
   }
 
   release(taskId: string): void {
-    this.add('release', taskId, '', '', taskId);
+    this.add({ op: 'release', taskId, kind: '', data: '', argument: taskId });
   }
 
   /** The task left the store (a reset, retention): a replica that rebuilds does not bring it back. */
   forget(taskId: string): void {
     const { task, events, tasks } = this.keys;
-    this.send();
+    this.entries.flush();
     this.track(this.redis.multi().del(task(taskId), events(taskId)).zrem(tasks, taskId).exec());
   }
 
@@ -81,57 +87,34 @@ export class LogWriter {
     return this.last;
   }
 
-  /**
-   * Adds an entry to the open batch. The entries of one run (a send's first events, a timer's, the
-   * timers due together under load) cost Redis one script call and the process one write.
-   */
-  private add(op: Op, taskId: string | undefined, kind: string, data: string, argument: string): void {
-    const batch = (this.batch ??= this.open());
-    const { lease, task, events, chaos } = this.keys;
-    if (taskId === undefined) batch.keys.push(chaos, chaos, chaos);
-    else batch.keys.push(lease(taskId), task(taskId), events(taskId));
-    batch.args.push(op, kind, data, argument);
-    batch.tasks.push(op === 'publish' ? undefined : taskId);
-    batch.bytes += data.length;
-    if (batch.tasks.length >= BATCH_ENTRIES || batch.bytes >= BATCH_BYTES) this.send();
+  private add(entry: Written): void {
+    this.last = this.entries.ask(entry).then((answer) => {
+      if (answer === undefined || typeof answer === 'number') return;
+      if (entry.op !== 'publish' && answer.startsWith('LEASE_LOST')) this.refused(entry.taskId!);
+      else this.failed(answer);
+    }, this.failed);
   }
 
-  private open(): Batch {
-    const { log, count, bytes, marks, chaos, tasks } = this.keys;
-    const { logSize, logBytes, entryBytes, lease } = this.settings;
-    let settle!: () => void;
-    const answered = new Promise<void>((resolve) => (settle = resolve));
-    this.last = answered;
-    process.nextTick(() => this.send());
-    return {
-      keys: [log, count, bytes, marks, chaos, tasks],
-      args: [this.replica, logSize, logBytes, entryBytes, lease],
-      tasks: [],
-      bytes: 0,
-      settle,
-    };
-  }
-
-  /** Sends the open batch, if any: batches leave in the order they were made, on one connection. */
-  private send(): void {
-    const batch = this.batch;
-    if (batch === undefined) return;
-    this.batch = undefined;
-    const { keys, args, tasks } = batch;
-    this.redis
-      .writeEntries(keys.length, ...keys, ...args)
-      .then(
-        (answers) => (answers as (number | string)[]).forEach((answer, i) => this.answered(answer, tasks[i])),
-        (error: unknown) => this.failed(error),
-      )
-      .catch((error: unknown) => this.failed(error))
-      .finally(batch.settle);
-  }
-
-  private answered(answer: number | string, taskId: string | undefined): void {
-    if (typeof answer === 'number') return;
-    if (taskId !== undefined && answer.startsWith('LEASE_LOST')) this.refused(taskId);
-    else this.failed(answer);
+  /** Sends a batch: batches leave in the order they were made, on one connection. */
+  private async write(entries: Written[]): Promise<Answer[]> {
+    const { log, count, bytes, marks, chaos, tasks, lease, task, events } = this.keys;
+    const { logSize, logBytes, entryBytes } = this.settings;
+    const keys = [log, count, bytes, marks, chaos, tasks];
+    const args: (string | number)[] = [this.replica, logSize, logBytes, entryBytes, this.settings.lease];
+    for (const { op, taskId, kind, data, argument } of entries) {
+      if (taskId === undefined) keys.push(chaos, chaos, chaos);
+      else keys.push(lease(taskId), task(taskId), events(taskId));
+      args.push(op, kind, data, argument);
+    }
+    try {
+      const answers = await this.redis.writeEntries(keys.length, ...keys, ...args);
+      if (Array.isArray(answers)) return answers as Answer[];
+      this.failed(`an answer that is not one per entry: ${String(answers).slice(0, 100)}`);
+    } catch (error) {
+      this.failed(error);
+    }
+    // Told once for the batch: none of its entries has an answer of its own.
+    return [];
   }
 
   /** The entry as the log holds it; none when it is over `entry-bytes` (the script refuses it too). */
@@ -147,12 +130,12 @@ export class LogWriter {
   }
 
   private track(write: Promise<unknown>): void {
-    this.last = write.catch((error: unknown) => this.failed(error));
+    this.last = write.catch(this.failed);
   }
 
-  private failed(error: unknown): void {
+  private readonly failed = (error: unknown): void => {
     this.logger.error(
       `replica: a write to the store failed: ${typeof error === 'string' ? error : messageOf(error)}`,
     );
-  }
+  };
 }

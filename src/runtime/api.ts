@@ -59,9 +59,10 @@ export type ScenarioSelection = Selection;
  * A client told apart from the others: by its `X-Sim-Client` header, else its API key (a digest,
  * never the key), else its address and User-Agent.
  */
+/** Shared by a client's calls (bindings/shared/context.ts): never changed once made. */
 export interface ClientIdentity {
-  id: string;
-  by: 'header' | 'api-key' | 'address';
+  readonly id: string;
+  readonly by: 'header' | 'api-key' | 'address';
 }
 
 type Awaitable<T> = T | Promise<T>;

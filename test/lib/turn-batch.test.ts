@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { TurnBatch } from '../../src/lib/turn-batch.js';
+import { TurnBatch, type TurnBatchOptions } from '../../src/lib/turn-batch.js';
 
 /** A batch whose calls are recorded; each question is answered with itself doubled. */
-function doubling(most?: number) {
+function doubling(options?: TurnBatchOptions<number>) {
   const calls: number[][] = [];
   const batch = new TurnBatch<number, number>(async (questions) => {
     calls.push([...questions]);
     return questions.map((q) => q * 2);
-  }, most);
+  }, options);
   return { batch, calls };
 }
 
@@ -29,7 +29,7 @@ describe('TurnBatch', () => {
   });
 
   it('splits a turn past its most questions into several calls', async () => {
-    const { batch, calls } = doubling(2);
+    const { batch, calls } = doubling({ most: 2 });
     expect(await Promise.all([1, 2, 3, 4, 5].map((q) => batch.ask(q)))).toEqual([2, 4, 6, 8, 10]);
     expect(calls).toEqual([[1, 2], [3, 4], [5]]);
   });
@@ -44,5 +44,23 @@ describe('TurnBatch', () => {
     expect(await Promise.all(asked)).toEqual(['store away', 'store away']);
     fail = false;
     expect(await batch.ask(3)).toBe(3);
+  });
+
+  it('sends at the next tick when asked to, ahead of what the run queued after its question', async () => {
+    const { batch, calls } = doubling({ at: 'next-tick' });
+    const order: string[] = [];
+    const answered = batch.ask(1).then(() => order.push('answered'));
+    process.nextTick(() => order.push(`tick after the question, ${calls.length} call sent`));
+    await answered;
+    expect(order).toEqual(['tick after the question, 1 call sent', 'answered']);
+  });
+
+  it('sends a call once its questions weigh the most it may, and at once when flushed', async () => {
+    const { batch, calls } = doubling({ weigh: (q) => q, mostWeight: 10 });
+    const asked = [batch.ask(4), batch.ask(6), batch.ask(1)];
+    batch.flush();
+    const last = batch.ask(2);
+    expect(await Promise.all([...asked, last])).toEqual([8, 12, 2, 4]);
+    expect(calls).toEqual([[4, 6], [1], [2]]);
   });
 });
