@@ -8,6 +8,7 @@
  */
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
+import { withId } from './lib/requests.js';
 import { summarize, type Summary } from './lib/stats.js';
 
 export interface LoadJob {
@@ -54,7 +55,7 @@ async function runOnce(job: LoadJob, durationSec: number, times?: number[]) {
         {
           setupRequest: (request) => ({
             ...request,
-            body: body.replaceAll('[<id>]', `${idPrefix}${idCounter++}`),
+            body: withId(body, `${idPrefix}${idCounter++}`),
           }),
         },
       ],

@@ -15,7 +15,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeHeapSnapshot } from 'node:v8';
-import { REST_SEND_BODY, V1_HEADERS } from './lib/requests.js';
+import { REST_SEND_BODY, V1_HEADERS, withId } from './lib/requests.js';
 
 export interface RetainedJob {
   warmup: number;
@@ -58,7 +58,7 @@ function sendOne(body: string): Promise<void> {
   });
 }
 async function send(count: number): Promise<void> {
-  for (let i = 0; i < count; i++) await sendOne(REST_SEND_BODY.replaceAll('[<id>]', `retained-${sent++}`));
+  for (let i = 0; i < count; i++) await sendOne(withId(REST_SEND_BODY, `retained-${sent++}`));
 }
 
 /** After gc(), the heap in use, and a heap snapshot written to a file (read once both are taken). */

@@ -23,7 +23,7 @@ import {
   type ServerHandle,
   type ServerKind,
 } from '../lib/procs.js';
-import { createTask, freshId, requestJson } from '../lib/requests.js';
+import { createTask, freshId, requestJson, withId } from '../lib/requests.js';
 import { medianOf, round, sumOf } from '../lib/stats.js';
 import { limitTarget, type Limit } from '../lib/targets.js';
 import { HTTP_WORKLOADS, type HttpWorkload } from './http-workloads.js';
@@ -57,7 +57,7 @@ function sendInit(workload: HttpWorkload): RequestInit {
   return {
     method: workload.method,
     headers: workload.headers,
-    ...(workload.body !== undefined && { body: workload.body.replaceAll('[<id>]', freshId()) }),
+    ...(workload.body !== undefined && { body: withId(workload.body, freshId()) }),
   };
 }
 

@@ -11,6 +11,9 @@ export const REST_SEND_BODY = JSON.stringify({ message: V1_MESSAGE });
 
 export const freshId = () => Math.random().toString(36).slice(2, 12);
 
+/** A body with its `[<id>]` made `id`. */
+export const withId = (body: string, id: string) => body.replaceAll('[<id>]', id);
+
 export async function requestJson(url: string, init: RequestInit): Promise<unknown> {
   const response = await fetch(url, init);
   const text = await response.text();
@@ -24,7 +27,7 @@ export async function createTask(url: string): Promise<string> {
   const answer = (await requestJson(`${url}/message:send`, {
     method: 'POST',
     headers: V1_HEADERS,
-    body: REST_SEND_BODY.replaceAll('[<id>]', freshId()),
+    body: withId(REST_SEND_BODY, freshId()),
   })) as { task?: { id?: string } };
   if (typeof answer.task?.id !== 'string') throw new Error(`message:send at ${url} created no task`);
   return answer.task.id;
