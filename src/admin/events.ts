@@ -43,6 +43,12 @@ export class SimEventBus {
   private readonly times: Float64Array;
   /** Events already made, by ring slot, so a watcher and the history share them. */
   private readonly made: (SimEvent | undefined)[] = [];
+  /**
+   * The newest `n` made from each value the history still holds events of, so that releasing one of
+   * the many values with none (every evicted task but the last few) is one lookup, not a pass over
+   * the history. It holds at most one entry per event in the history.
+   */
+  private readonly newest = new Map<unknown, number>();
   private counter = 0;
   private readonly listeners = new Set<(event: SimEvent) => void>();
 
@@ -59,10 +65,14 @@ export class SimEventBus {
   publish<A, B>(bodyOrMaker: SimEventBody | BodyMaker<A, B>, a?: A, b?: B): void {
     const n = ++this.counter;
     const slot = (n - 1) % this.historySize;
+    const dropped = this.firsts[slot];
+    if (dropped !== undefined && this.newest.get(dropped) === n - this.historySize)
+      this.newest.delete(dropped);
     if (typeof bodyOrMaker === 'function') {
       this.makers[slot] = bodyOrMaker as BodyMaker<unknown, unknown>;
       this.firsts[slot] = a;
       this.seconds[slot] = b;
+      this.newest.set(a, n);
     } else {
       this.makers[slot] = asIs as BodyMaker<unknown, unknown>;
       this.firsts[slot] = bodyOrMaker;
@@ -81,8 +91,9 @@ export class SimEventBus {
    * would keep evicted tasks, and their events, alive past the store's byte budget.
    */
   release(value: unknown, keep: (body: SimEventBody) => SimEventBody): void {
+    if (!this.newest.delete(value)) return;
     for (let slot = 0; slot < this.makers.length; slot++) {
-      if (this.firsts[slot] !== value) continue;
+      if (this.firsts[slot] !== value || this.makers[slot] === asIs) continue;
       const body = this.makers[slot]!(this.firsts[slot], this.seconds[slot]);
       this.makers[slot] = asIs as BodyMaker<unknown, unknown>;
       this.firsts[slot] = keep(body);
