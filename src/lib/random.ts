@@ -10,11 +10,18 @@ import seedrandom from 'seedrandom';
 export class Random {
   private generator: seedrandom.PRNG | undefined;
 
-  constructor(readonly seed: string) {}
+  /** `state`: what `aleaState(seed)` gives, when it was worked out with other streams' (see {@link taskStreams}). */
+  constructor(
+    readonly seed: string,
+    private state?: AleaState,
+  ) {}
 
   /** Seeded on the first draw: a stream that is only forked never pays for seeding. */
   private get prng(): seedrandom.PRNG {
-    return (this.generator ??= seedrandom.alea('', { state: aleaState(this.seed) }));
+    if (this.generator) return this.generator;
+    const state = this.state ?? aleaState(this.seed);
+    this.state = undefined;
+    return (this.generator = seedrandom.alea('', { state }));
   }
 
   /** An independent stream derived from this one's seed and a label. */
@@ -79,37 +86,114 @@ export class Random {
   }
 }
 
+interface AleaState {
+  c: number;
+  s0: number;
+  s1: number;
+  s2: number;
+}
+
 /**
  * The state seedrandom's `alea(seed)` starts from: Baagøe's Mash over three spaces and then three
  * times over the seed, the same arithmetic. Computed here and handed to seedrandom as a saved state
  * because its own Mash keeps its running value in a closure, where V8 boxes every new double: about
  * 1.5 KB of garbage for each stream seeded, four streams for every task.
  */
-function aleaState(seed: string): { c: number; s0: number; s1: number; s2: number } {
-  const [s0, s1, s2] = SPACES.values;
+function aleaState(seed: string): AleaState {
   let n = mash(SPACES.after, seed);
-  const t0 = s0 - fraction(n);
+  const f0 = fraction(n);
   n = mash(n, seed);
-  const t1 = s1 - fraction(n);
-  n = mash(n, seed);
-  const t2 = s2 - fraction(n);
+  const f1 = fraction(n);
+  return stateOf(f0, f1, fraction(mash(n, seed)));
+}
+
+/**
+ * {@link aleaState} of `prefix + label` for three labels at once. Each pass of Mash is a chain of
+ * dependent multiplications, so the CPU waits on each step: the three chains over the shared prefix
+ * run side by side in one loop, and the first pass over it is made once.
+ */
+function aleaStates(
+  prefix: string,
+  labels: readonly [string, string, string],
+): [AleaState, AleaState, AleaState] {
+  const afterPrefix = mash(SPACES.after, prefix);
+  const first = labels.map((label) => mash(afterPrefix, label));
+  const lanes = Float64Array.from(first);
+  mashLanes(lanes, prefix);
+  const second = labels.map((label, k) => mash(lanes[k]!, label));
+  lanes.set(second);
+  mashLanes(lanes, prefix);
+  const third = labels.map((label, k) => mash(lanes[k]!, label));
+  return [0, 1, 2].map((k) => stateOf(fraction(first[k]!), fraction(second[k]!), fraction(third[k]!))) as [
+    AleaState,
+    AleaState,
+    AleaState,
+  ];
+}
+
+/** Alea's state after Mash gave `f0`, `f1` and `f2` for the seed. */
+function stateOf(f0: number, f1: number, f2: number): AleaState {
+  const [s0, s1, s2] = SPACES.values;
+  const t0 = s0 - f0;
+  const t1 = s1 - f1;
+  const t2 = s2 - f2;
   return { c: 1, s0: t0 < 0 ? t0 + 1 : t0, s1: t1 < 0 ? t1 + 1 : t1, s2: t2 < 0 ? t2 + 1 : t2 };
 }
 
-/** Mash's running value after `data`. */
+/**
+ * Mash's running value after `data`. Mash writes `h >>> 0`; `h` stays in [0, 2^32) here (the running
+ * value is below 2^33), where that is `Math.floor(h)`, which V8 computes without leaving floating point.
+ */
 function mash(start: number, data: string): number {
   let n = start;
   for (let i = 0; i < data.length; i++) {
     n += data.charCodeAt(i);
     let h = 0.02519603282416938 * n;
-    n = h >>> 0;
+    n = Math.floor(h);
     h -= n;
     h *= n;
-    n = h >>> 0;
+    n = Math.floor(h);
     h -= n;
     n += h * 0x100000000; // 2^32
   }
   return n;
+}
+
+/** {@link mash} of `data` from each of three running values, in place. */
+function mashLanes(lanes: Float64Array, data: string): void {
+  let a = lanes[0]!;
+  let b = lanes[1]!;
+  let c = lanes[2]!;
+  for (let i = 0; i < data.length; i++) {
+    const code = data.charCodeAt(i);
+    a += code;
+    b += code;
+    c += code;
+    let ha = 0.02519603282416938 * a;
+    let hb = 0.02519603282416938 * b;
+    let hc = 0.02519603282416938 * c;
+    a = Math.floor(ha);
+    b = Math.floor(hb);
+    c = Math.floor(hc);
+    ha -= a;
+    hb -= b;
+    hc -= c;
+    ha *= a;
+    hb *= b;
+    hc *= c;
+    a = Math.floor(ha);
+    b = Math.floor(hb);
+    c = Math.floor(hc);
+    ha -= a;
+    hb -= b;
+    hc -= c;
+    a += ha * 0x100000000;
+    b += hb * 0x100000000;
+    c += hc * 0x100000000;
+  }
+  lanes[0] = a;
+  lanes[1] = b;
+  lanes[2] = c;
 }
 
 /** What Mash returns for its running value. */
@@ -144,7 +228,18 @@ export interface TaskStreams {
   timing: Random;
 }
 
+/**
+ * The streams `new Random(seed)` forks as `ids`, `content` and `timing`, seeded together: a task
+ * draws from all three, and their seeds share all but their last few characters.
+ */
 export function taskStreams(seed: string): TaskStreams {
-  const root = new Random(seed);
-  return { ids: root.fork('ids'), content: root.fork('content'), timing: root.fork('timing') };
+  const prefix = `${seed}/`;
+  const [ids, content, timing] = aleaStates(prefix, STREAM_LABELS);
+  return {
+    ids: new Random(`${prefix}ids`, ids),
+    content: new Random(`${prefix}content`, content),
+    timing: new Random(`${prefix}timing`, timing),
+  };
 }
+
+const STREAM_LABELS = ['ids', 'content', 'timing'] as const;

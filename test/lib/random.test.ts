@@ -164,6 +164,22 @@ describe('taskStreams', () => {
     },
   );
 
+  it("draws exactly what seedrandom's alea draws for each stream's seed, whatever the seed", () => {
+    const seeds = ['', 'ünï©ødé ✓', 'a2a-sim/weather/u9juNhxF9ykGqfGx#0/turn-1'];
+    for (let i = 0; i < 200; i++) seeds.push(`seed-${i}/${'y'.repeat(i % 90)}`);
+    for (const seed of seeds) {
+      const streams = taskStreams(seed);
+      for (const label of ['ids', 'content', 'timing'] as const) {
+        const reference = seedrandom.alea(`${seed}/${label}`);
+        const drawn = Array.from({ length: 6 }, (_, k) =>
+          k % 2 ? streams[label].next() : streams[label].uint32(),
+        );
+        const expected = Array.from({ length: 6 }, (_, k) => (k % 2 ? reference() : reference.int32() >>> 0));
+        expect(drawn, `${seed} ${label}`).toEqual(expected);
+      }
+    }
+  });
+
   it('derives each stream from the seed like a fork of the root', () => {
     const streams = taskStreams('task-seed');
     const root = new Random('task-seed');
