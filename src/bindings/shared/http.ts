@@ -218,10 +218,23 @@ export function parseJson(text: string): { ok: true; value: unknown } | { ok: fa
   } catch (error) {
     return { ok: false, error: (error as Error).message };
   }
-  if (depthExceeds(value, MAX_JSON_DEPTH)) {
+  if (opensMoreThan(text, MAX_JSON_DEPTH) && depthExceeds(value, MAX_JSON_DEPTH)) {
     return { ok: false, error: `JSON nested deeper than ${MAX_JSON_DEPTH} levels` };
   }
   return { ok: true, value };
+}
+
+/**
+ * Whether `text` has more than `limit` characters that open an object or an array: JSON nested
+ * deeper needs that many, and counting them costs a small body far less than walking its value.
+ */
+function opensMoreThan(text: string, limit: number): boolean {
+  let opened = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if ((code === 0x7b || code === 0x5b) && ++opened > limit) return true; // `{` or `[`
+  }
+  return false;
 }
 
 function depthExceeds(root: unknown, limit: number): boolean {
