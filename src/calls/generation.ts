@@ -98,7 +98,7 @@ export function generationLayer(store: TaskStore, polls: LongPolls): Layer {
       const generation = record?.generation;
       // §3.2.7: past it already, the answer is at once; otherwise it waits for the next step.
       if (record && generation !== undefined && generation <= op.currentGeneration) {
-        await polls.wait(record, op.currentGeneration, ctx.signal);
+        await polls.wait(record, op.currentGeneration, ctx.connection?.signal);
       }
     } else if (op.name === 'send' || op.name === 'stream') {
       const expected = op.request.configuration?.ifGenerationMatch;

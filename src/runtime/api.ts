@@ -39,8 +39,8 @@ export interface CallContext {
   client?: ClientIdentity;
   /** Headers of the call that a real agent behind the simulator should see (credentials, extensions). */
   upstreamHeaders?: Record<string, string>;
-  /** Aborted when the client's connection closes: what the call still waits for upstream is abandoned. */
-  signal?: AbortSignal;
+  /** The client's connection: when it closes, what the call still waits for upstream is abandoned. */
+  connection?: { readonly signal: AbortSignal };
   /** How the webhooks this call creates misbehave (set by the chaos layer). */
   deliveryChaos?: DeliveryChaos;
   /**

@@ -122,7 +122,7 @@ export class ProxyService implements TaskService {
     if (run) {
       // The agent is asked, but the simulator answers: an agent that is down still leaves the task
       // readable. While a stream writes the log, the stream is the truth.
-      await this.options.upstream.getTask(id, this.callOf(ctx, ctx.signal)).then(
+      await this.options.upstream.getTask(id, this.callOf(ctx, ctx.connection?.signal)).then(
         (task) => run.idle && run.reconcile(task),
         () => {},
       );
@@ -140,7 +140,7 @@ export class ProxyService implements TaskService {
     checkCancelable(id, run.record.status.state);
     const askedAt = this.options.clock.now();
     for (const observer of this.observers) observer.cancel?.(id, askedAt);
-    const task = await this.options.upstream.cancelTask(id, this.callOf(ctx, ctx.signal));
+    const task = await this.options.upstream.cancelTask(id, this.callOf(ctx, ctx.connection?.signal));
     if (run.idle) run.reconcile(task);
     return viewOf(task, {});
   }
@@ -219,7 +219,7 @@ export class ProxyService implements TaskService {
     const items = this.options.upstream.send(forward, call)[Symbol.asyncIterator]();
     let first: UpstreamItem;
     try {
-      first = await firstItem(items, this.options.upstream.url, relay, ctx.signal);
+      first = await firstItem(items, this.options.upstream.url, relay, ctx.connection?.signal);
     } catch (error) {
       if (error instanceof A2AError) this.tell(message, { error }, sentAt);
       throw error;
@@ -289,7 +289,7 @@ export class ProxyService implements TaskService {
     const items = this.options.upstream
       .send(merge(forward, { message: answer }), call)
       [Symbol.asyncIterator]();
-    const first = await firstItem(items, this.options.upstream.url, relay, ctx.signal);
+    const first = await firstItem(items, this.options.upstream.url, relay, ctx.connection?.signal);
     const fromSeq = run.record.log.latestSeq;
     run.relay(items, call, relay);
     run.openTurn(answer, first.kind === 'message' ? undefined : first);

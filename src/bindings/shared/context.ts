@@ -104,24 +104,20 @@ export function readRequest(
   const base = context.callContext(reading.tenant);
   const client = noteReading(context, req, exchange, reading, base.scope);
   const upstreamHeaders = forwardedHeaders(req);
+  const connection = new ClientConnection(req);
   // A fresh object per call: the runtime notes the scenario it matched on it.
-  // Made only when asked for (by the proxy, to abort its call to a real agent): a controller and a
-  // socket listener per call would cost every call what few need.
-  let leaving: ReturnType<typeof whenClientLeaves> | undefined;
   const ctx: CallContext = {
     ...base,
     version: reading.version,
     client,
     ...(upstreamHeaders && { upstreamHeaders }),
-    get signal() {
-      return (leaving ??= whenClientLeaves(req)).signal;
-    },
+    connection,
   };
   return (operation) => {
     served.add(exchange);
     exchange.kind = operation.name;
     const answer = context.serve({ operation, ctx, exchange, ...(typeof chaos === 'string' && { chaos }) });
-    return answer.finally(() => leaving?.release());
+    return answer.finally(() => connection.release());
   };
 }
 
@@ -167,16 +163,33 @@ export function refusedWhileReading(context: BindingContext, exchange: Exchange,
 }
 
 /**
- * A signal aborted when the client's connection closes before the call is served (a stream is
- * served once it starts: from then on, stopping it is the stream's own business).
+ * The client's connection, as a call sees it: its signal is aborted when the connection closes
+ * before the call is served (a stream is served once it starts: from then on, stopping it is the
+ * stream's own business). The controller and the socket listener are made only when the signal is
+ * asked for (by the proxy, to abort its call to a real agent): every call would pay for what few need.
+ * The getter is the class's, not the context's own: a context with an accessor of its own would get
+ * a hidden class of its own, for every call.
  */
-function whenClientLeaves(req: CallerRequest): { signal: AbortSignal; release(): void } {
-  const controller = new AbortController();
-  const { socket } = req;
-  const onClose = () => controller.abort();
-  if (!socket || socket.destroyed) controller.abort();
-  else socket.once('close', onClose);
-  return { signal: controller.signal, release: () => socket?.off('close', onClose) };
+class ClientConnection {
+  private leaving: { controller: AbortController; onClose: () => void } | undefined;
+
+  constructor(private readonly req: CallerRequest) {}
+
+  get signal(): AbortSignal {
+    if (!this.leaving) {
+      const controller = new AbortController();
+      const onClose = () => controller.abort();
+      const { socket } = this.req;
+      if (!socket || socket.destroyed) controller.abort();
+      else socket.once('close', onClose);
+      this.leaving = { controller, onClose };
+    }
+    return this.leaving.controller.signal;
+  }
+
+  release(): void {
+    if (this.leaving) this.req.socket?.off('close', this.leaving.onClose);
+  }
 }
 
 /**
