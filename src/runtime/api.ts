@@ -52,6 +52,9 @@ export interface CallContext {
   matched?: { message: Message; selection: ScenarioSelection };
 }
 
+/** What a binding knows of a call before reading it: who the call is for. */
+export type CallScope = Pick<CallContext, 'scope' | 'continueInContext'>;
+
 /** A message's scenario, as the registry chose it. */
 export type ScenarioSelection = Selection;
 

@@ -17,6 +17,7 @@ import type {
   Task,
   TaskView,
 } from '../domain/types.js';
+import { metadataOf } from '../domain/types.js';
 import { messageBytes } from '../domain/size.js';
 import type { Clock } from '../lib/clock.js';
 import { merge } from '../lib/objects.js';
@@ -189,7 +190,7 @@ export class ProxyService implements TaskService {
     if (message.taskId !== undefined) return this.runOf(message.taskId, ctx) !== undefined;
     if (this.waitingIn(message, ctx)) return true;
     if (this.options.mode === 'all') return true;
-    const selection = this.inner.match(message, { ...request.metadata, ...message.metadata }, ctx);
+    const selection = this.inner.match(message, metadataOf(request), ctx);
     return selection.kind === 'none' || (selection.kind === 'matched' && selection.by === 'fallback');
   }
 

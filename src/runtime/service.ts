@@ -6,17 +6,18 @@
 import { A2AError, invalidParams, taskNotFound } from '../domain/errors.js';
 import { isTerminal } from '../domain/lifecycle.js';
 import { messageBytes } from '../domain/size.js';
-import type {
-  JsonObject,
-  ListTasksPage,
-  ListTasksQuery,
-  Message,
-  PushConfig,
-  PushConfigInput,
-  SendRequest,
-  SendResult,
-  Task,
-  TaskView,
+import {
+  metadataOf,
+  type JsonObject,
+  type ListTasksPage,
+  type ListTasksQuery,
+  type Message,
+  type PushConfig,
+  type PushConfigInput,
+  type SendRequest,
+  type SendResult,
+  type Task,
+  type TaskView,
 } from '../domain/types.js';
 import { planError, planReply, textOf } from '../engine/plan.js';
 import type { Clock } from '../lib/clock.js';
@@ -40,7 +41,7 @@ import { checkInputModes, checkOutputModes } from './modes.js';
 import { PushConfigs } from './push-configs.js';
 import type { SharedPlays, TaskPlayer } from './plays.js';
 import type { TaskRun } from './runner.js';
-import { TaskRuns, type TurnRequest } from './task-runs.js';
+import { TaskRuns, turnRequest, type TurnOptions } from './task-runs.js';
 import { followTask, messageStream, untilTurnEnds, type TaskStream } from './stream.js';
 import { selectedScenario, viewOf } from './views.js';
 import { TaskSeeds } from './task-seeds.js';
@@ -248,7 +249,7 @@ export class SimService implements TaskService {
   scenarioFor(request: SendRequest, ctx: CallContext): Scenario | undefined {
     const { message } = request;
     if (message.taskId !== undefined) return this.scenarioOfTask(message.taskId, ctx);
-    const selection = this.match(message, { ...request.metadata, ...message.metadata }, ctx);
+    const selection = this.match(message, metadataOf(request), ctx);
     return selection.kind === 'matched' ? selection.scenario : undefined;
   }
 
@@ -285,7 +286,7 @@ export class SimService implements TaskService {
     // Checked on every message, though only a message that creates a task attaches it.
     const push = request.configuration?.pushConfig;
     if (push) this.pushConfigs.check(push);
-    const metadata: JsonObject = { ...request.metadata, ...message.metadata };
+    const metadata = metadataOf(request);
     const accepted = request.configuration?.acceptedOutputModes;
     const turn = { metadata, ...(accepted && { acceptedOutputModes: accepted }) };
     if (message.taskId !== undefined) return this.resume(message, turn, ctx);
@@ -305,12 +306,13 @@ export class SimService implements TaskService {
 
     if (scenario.script.kind !== 'steps') {
       const input = {
-        ...turn,
         scenario,
         message,
         contextId,
         nowMs: this.options.contentTime(clock.now()),
         streams: taskStreams(`${seed}/turn-1`),
+        metadata,
+        ...(accepted && { acceptedOutputModes: accepted }),
       };
       if (scenario.script.kind === 'reply') {
         const reply = planReply(input);
@@ -333,7 +335,7 @@ export class SimService implements TaskService {
     const record = this.options.store.create(task, ctx.scope, scenario.id, now);
     // Before the turn plays: the webhook gets every event from the task's creation on.
     if (push) this.pushConfigs.attach(record, push, 0, ctx);
-    this.runs.begin(record, scenario, seed, { ...turn, message: userMessage, startedAt: now });
+    this.runs.begin(record, scenario, seed, turnRequest(turn, userMessage, now));
     return { kind: 'task', record, fromSeq: 0 };
   }
 
@@ -375,7 +377,7 @@ export class SimService implements TaskService {
     const snapshot = record.task;
     snapshot.history.push(userMessage);
     this.options.store.append(record, { kind: 'task', task: snapshot }, now);
-    this.runs.playTurn(run, { ...turn, message: userMessage, startedAt: now });
+    this.runs.playTurn(run, turnRequest(turn, userMessage, now));
     return { kind: 'task' as const, record, fromSeq };
   }
 
@@ -386,9 +388,6 @@ export class SimService implements TaskService {
       .findLast((record) => this.runs.waitingAt(record.id));
   }
 }
-
-/** What the request adds to a turn besides its message. */
-type TurnOptions = Pick<TurnRequest, 'metadata' | 'acceptedOutputModes'>;
 
 function after<T>(clock: Clock, atMs: number, speed: number, value: T): Promise<T> {
   const delay = speed === 0 ? 0 : atMs / speed;

@@ -20,6 +20,18 @@ export interface TurnRequest {
   startedAt: number;
 }
 
+/** What the request adds to a turn besides its message. */
+export type TurnOptions = Pick<TurnRequest, 'metadata' | 'acceptedOutputModes'>;
+
+/**
+ * A turn's request, written out: `{ ...turn, message, startedAt }` gave each call's object a hidden
+ * class of its own (Node 20), and every function that read one a megamorphic property access.
+ */
+export function turnRequest(turn: TurnOptions, message: Message, startedAt: number): TurnRequest {
+  const { metadata, acceptedOutputModes } = turn;
+  return { message, metadata, startedAt, ...(acceptedOutputModes && { acceptedOutputModes }) };
+}
+
 export interface TaskRunsOptions extends RunnerOptions {
   /** The scenario a task found in the store plays, by its id. */
   scenarioOf(record: TaskRecord): Scenario | undefined;
@@ -59,11 +71,16 @@ export class TaskRuns implements TaskPlayer {
 
   /** Plays the next turn of a task that waited for the user. */
   playTurn(run: TaskRun, request: TurnRequest): void {
+    // Written out: a spread of `request` first gave each turn's object a hidden class of its own (Node 20).
+    const { message, metadata, startedAt, acceptedOutputModes } = request;
     const turn: TurnState = {
-      ...request,
       seed: run.seed,
       turn: run.turn + 1,
+      startedAt,
       fromSeq: run.record.log.latestSeq,
+      message,
+      metadata,
+      ...(acceptedOutputModes && { acceptedOutputModes }),
       ...(run.pause && { resumeFrom: run.pause }),
     };
     this.options.plays?.turnStarted(run.record.id, turn);

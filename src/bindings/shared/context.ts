@@ -10,7 +10,7 @@ import type { A2AError } from '../../domain/errors.js';
 import type { ErrorCodeProfile } from '../../domain/error-codes.js';
 import type { CardSignatureFault } from '../../domain/card-signature.js';
 import type { Serve } from '../../calls/pipeline.js';
-import type { CallContext, ClientIdentity } from '../../runtime/api.js';
+import type { CallContext, CallScope, ClientIdentity } from '../../runtime/api.js';
 import type { AgentCards } from '../agent-card.js';
 import type { AccessPolicy } from './auth.js';
 import type { KeepAliveHub } from './sse.js';
@@ -36,7 +36,7 @@ export interface BindingContext {
   /** Which edition of the spec's error table statuses follow (domain/error-codes.ts). */
   errorCodes: ErrorCodeProfile;
   /** Who a call is for: its tasks live in this scope and are visible only from it. */
-  callContext(tenant?: string): CallContext;
+  callContext(tenant?: string): CallScope;
   /** Who may call the agent; absent, anyone may. Its card stays public either way. */
   access?: AccessPolicy;
   /** The extensions its card declares: required ones must be activated by every call but the card's. */
@@ -46,12 +46,12 @@ export interface BindingContext {
 }
 
 /** The root agent's calls: scoped by tenant; no tenant is the root scope. */
-export function tenantCalls(tenant?: string): CallContext {
+export function tenantCalls(tenant?: string): CallScope {
   return { scope: tenant ? scopeOf({ tenant }) : ROOT_SCOPE };
 }
 
 /** A defined agent's calls: its tasks are its own, tenant by tenant. */
-export function agentCalls(agent: string): (tenant?: string) => CallContext {
+export function agentCalls(agent: string): (tenant?: string) => CallScope {
   return (tenant) => ({ scope: scopeOf(tenant ? { agent, tenant } : { agent }) });
 }
 
@@ -105,9 +105,11 @@ export function readRequest(
   const client = noteReading(context, req, exchange, reading, base.scope);
   const upstreamHeaders = forwardedHeaders(req);
   const connection = new ClientConnection(req);
-  // A fresh object per call: the runtime notes the scenario it matched on it.
+  // A fresh object per call: the runtime notes the scenario it matched on it. Written out: a
+  // spread of `base` first gave each call's context a hidden class of its own (Node 20).
   const ctx: CallContext = {
-    ...base,
+    scope: base.scope,
+    ...(base.continueInContext && { continueInContext: true }),
     version: reading.version,
     client,
     ...(upstreamHeaders && { upstreamHeaders }),
