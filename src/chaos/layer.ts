@@ -12,6 +12,7 @@ import { A2AError, invalidParams } from '../domain/errors.js';
 import type { JsonObject, SendResult } from '../domain/types.js';
 import { sampleDelay } from '../lib/delay.js';
 import type { Clock } from '../lib/clock.js';
+import { merge } from '../lib/objects.js';
 import { Random } from '../lib/random.js';
 import type { CallContext, TaskService } from '../runtime/api.js';
 import type { TaskStream } from '../runtime/stream.js';
@@ -45,7 +46,7 @@ export type ChaosSubject = Pick<TaskService, 'scenarios' | 'scenarioFor' | 'scen
 
 /** The call, carrying how the webhooks it creates misbehave. */
 function withDeliveryChaos(call: Call, plan: ChaosPlan): Call {
-  return plan.delivery ? { ...call, ctx: { ...call.ctx, deliveryChaos: plan.delivery } } : call;
+  return plan.delivery ? { ...call, ctx: merge(call.ctx, { deliveryChaos: plan.delivery }) } : call;
 }
 
 /** Whether any scenario of a registry has chaos of its own (registries are replaced, never changed). */

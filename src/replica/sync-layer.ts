@@ -43,8 +43,8 @@ export function syncLayer(replica: SyncedReplica): Layer {
 function endsWhenBehind(stream: WireStream, replica: SyncedReplica): WireStream {
   let unlisten: (() => void) | undefined;
   return {
-    ...(stream.taskId !== undefined && { taskId: stream.taskId }),
-    ...(stream.holdsHeaders !== undefined && { holdsHeaders: stream.holdsHeaders }),
+    taskId: stream.taskId,
+    holdsHeaders: stream.holdsHeaders,
     start(sink) {
       let over = false;
       const finish = () => {

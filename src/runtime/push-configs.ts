@@ -5,6 +5,7 @@
  */
 import { A2AError, invalidParams } from '../domain/errors.js';
 import type { PushConfig, PushConfigInput } from '../domain/types.js';
+import { merge } from '../lib/objects.js';
 import { Random } from '../lib/random.js';
 import type { TaskRecord } from '../store/task-store.js';
 import type { CallContext, PushConfigPage, PushConfigPageQuery, PushDelivery } from './api.js';
@@ -47,12 +48,11 @@ export class PushConfigs {
       ]);
     }
     const seed = this.seedOf(record);
-    const config: PushConfig = {
-      ...input,
+    const config: PushConfig = merge(input, {
       id: input.id ?? new Random(`${seed}/push/${record.log.latestSeq}/${pushConfigs.size}`).uuid(),
       taskId: record.id,
       dialect: ctx.version ?? '1.0',
-    };
+    });
     const previous = pushConfigs.get(config.id);
     if (previous) delivery.stop(previous);
     pushConfigs.set(config.id, config);

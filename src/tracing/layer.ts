@@ -6,6 +6,7 @@
 import type { Layer } from '../calls/pipeline.js';
 import { traceHeadersOf } from '../calls/trace-context.js';
 import type { WireStream } from '../calls/wire.js';
+import { merge } from '../lib/objects.js';
 import type { CallSpans } from './spans.js';
 
 export function traceLayer(spans?: CallSpans): Layer {
@@ -13,7 +14,7 @@ export function traceLayer(spans?: CallSpans): Layer {
     const { trace } = call.exchange;
     // Most calls carry no trace and no span watches them: nothing to add to their way.
     if (!trace && !spans) return next(call);
-    const traced = trace ? { ...call, ctx: { ...call.ctx, traceHeaders: traceHeadersOf(trace) } } : call;
+    const traced = trace ? { ...call, ctx: merge(call.ctx, { traceHeaders: traceHeadersOf(trace) }) } : call;
     const { name } = call.operation;
     if (!spans || (name !== 'stream' && name !== 'subscribe')) return next(traced);
     return next(traced).then((answer) => spans.watch(call.exchange, answer as WireStream));

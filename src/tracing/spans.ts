@@ -101,8 +101,8 @@ export class CallSpans {
   watch(exchange: Exchange, stream: WireStream): WireStream {
     // Named, not spread: a stream may be a class whose fields are getters.
     return {
-      ...(stream.taskId !== undefined && { taskId: stream.taskId }),
-      ...(stream.holdsHeaders !== undefined && { holdsHeaders: stream.holdsHeaders }),
+      taskId: stream.taskId,
+      holdsHeaders: stream.holdsHeaders,
       start: (sink) =>
         stream.start({
           ...sink,

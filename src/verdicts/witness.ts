@@ -106,8 +106,8 @@ function watched(
     counted = true;
   };
   return {
-    ...(stream.taskId !== undefined && { taskId: stream.taskId }),
-    ...(stream.holdsHeaders !== undefined && { holdsHeaders: stream.holdsHeaders }),
+    taskId: stream.taskId,
+    holdsHeaders: stream.holdsHeaders,
     start: (sink: WireSink) =>
       stream.start({
         item: (item: WireItem) => {

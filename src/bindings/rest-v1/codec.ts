@@ -4,6 +4,7 @@
  */
 import { A2AError, invalidParams } from '../../domain/errors.js';
 import type { ListTasksQuery } from '../../domain/types.js';
+import { merge } from '../../lib/objects.js';
 import {
   fromWireListPushConfigsRequest,
   fromWireListTasksRequest,
@@ -94,12 +95,12 @@ export function fromRestListQuery(query: URLSearchParams): ListTasksQuery {
 
 /** `GET /tasks/{taskId}/pushNotificationConfigs?pageSize=&pageToken=`: the path names the task. */
 export function fromRestPushConfigsQuery(query: URLSearchParams, taskId: string) {
-  return fromWireListPushConfigsRequest({ ...typedQuery(query), taskId });
+  return fromWireListPushConfigsRequest(merge(typedQuery(query), { taskId }));
 }
 
 /** `GET /tasks/{id}?historyLength=&currentGeneration=`: the v1.1 draft's long poll (§3.2.7, §11.5). */
 export function fromRestGetQuery(query: URLSearchParams, id: string) {
-  return fromWireTaskIdRequest({ ...typedQuery(query), id });
+  return fromWireTaskIdRequest(merge(typedQuery(query), { id }));
 }
 
 export function fromRestHistoryLength(query: URLSearchParams): number | undefined {

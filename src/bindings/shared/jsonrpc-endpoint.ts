@@ -15,7 +15,14 @@ import {
   type Operation,
   type OperationName,
 } from '../../calls/operations.js';
-import { noteReading, readRequest, refusedWhileReading, type BindingContext } from './context.js';
+import { merge } from '../../lib/objects.js';
+import {
+  noteReading,
+  readRequest,
+  refusedWhileReading,
+  type BindingContext,
+  type Reading,
+} from './context.js';
 import { answerFailure } from './errors.js';
 import { declaredVersion, errorHeaders, readBody, requireJsonBody, sendJson } from './http.js';
 import { authenticate } from './auth.js';
@@ -123,15 +130,15 @@ export function jsonRpcEndpoint(
       };
       // Before the params are decoded: a refusal of them (a bad cursor) is still this client's call.
       const named = namedTask(request.params);
-      noteReading(target, req, exchange, { ...reading, ...(named !== undefined && { taskId: named }) });
+      noteReading(target, req, exchange, named === undefined ? reading : merge(reading, { taskId: named }));
       const serve: ServeIn = (operation, tenant) => {
         const named =
           operation.name === 'send' || operation.name === 'stream' ? undefined : taskIdOf(operation);
-        return readRequest(target, req, exchange, {
-          ...reading,
-          ...(tenant !== undefined && { tenant }),
-          ...(named !== undefined && { taskId: named }),
-        })(operation);
+        // Merged, not spread: a spread and then a property gave each call's reading a hidden class of its own (Node 20).
+        let read: Reading = reading;
+        if (tenant !== undefined) read = merge(read, { tenant });
+        if (named !== undefined) read = merge(read, { taskId: named });
+        return readRequest(target, req, exchange, read)(operation);
       };
       const outcome = await handler(request.params, target, serve, req);
       if (outcome.kind === 'result') {

@@ -71,13 +71,14 @@ function readConfiguration(
     rawPush == null
       ? undefined
       : readPushConfig(reader, rawPush, join('configuration', grammar.pushConfigKey), grammar);
-  return {
-    ...(acceptedOutputModes && { acceptedOutputModes }),
-    ...(historyLength !== undefined && { historyLength }),
-    ...(returnImmediately !== undefined && { returnImmediately }),
-    ...(pushConfig && { pushConfig }),
-    ...(ifGenerationMatch !== undefined && { ifGenerationMatch }),
-  };
+  // Set one by one: spreads of several of them gave each configuration a hidden class of its own (Node 20).
+  const configuration: SendConfiguration = {};
+  if (acceptedOutputModes) configuration.acceptedOutputModes = acceptedOutputModes;
+  if (historyLength !== undefined) configuration.historyLength = historyLength;
+  if (returnImmediately !== undefined) configuration.returnImmediately = returnImmediately;
+  if (pushConfig) configuration.pushConfig = pushConfig;
+  if (ifGenerationMatch !== undefined) configuration.ifGenerationMatch = ifGenerationMatch;
+  return configuration;
 }
 
 /** `{id?, url, token?, authentication?}`: a push config's own fields, without its task. */
@@ -149,11 +150,13 @@ export function readMessageOptionals(
   const metadata = reader.struct(obj, 'metadata', path);
   const extensions = reader.stringList(obj, 'extensions', path);
   const referenceTaskIds = reader.stringList(obj, 'referenceTaskIds', path);
-  return {
-    ...(contextId && { contextId }),
-    ...(taskId && { taskId }),
-    ...(metadata && { metadata }),
-    ...(extensions && { extensions }),
-    ...(referenceTaskIds && { referenceTaskIds }),
-  };
+  // Set one by one: spreads of several of them gave each message a hidden class of its own (Node 20).
+  const optionals: Pick<Message, 'contextId' | 'taskId' | 'metadata' | 'extensions' | 'referenceTaskIds'> =
+    {};
+  if (contextId) optionals.contextId = contextId;
+  if (taskId) optionals.taskId = taskId;
+  if (metadata) optionals.metadata = metadata;
+  if (extensions) optionals.extensions = extensions;
+  if (referenceTaskIds) optionals.referenceTaskIds = referenceTaskIds;
+  return optionals;
 }

@@ -81,7 +81,7 @@ export function toWireArtifact(artifact: Artifact): Record<string, unknown> {
 }
 
 export function toWirePart(part: Part): Record<string, unknown> {
-  const content =
+  const wire: Record<string, unknown> =
     part.kind === 'text'
       ? { text: part.text }
       : part.kind === 'bytes'
@@ -89,12 +89,11 @@ export function toWirePart(part: Part): Record<string, unknown> {
         : part.kind === 'url'
           ? { url: part.url }
           : { data: part.data };
-  return {
-    ...content,
-    ...(part.metadata && { metadata: part.metadata }),
-    ...(part.filename && { filename: part.filename }),
-    ...(part.mediaType && { mediaType: part.mediaType }),
-  };
+  // Set one by one: a spread of the content and then these gave each part a hidden class of its own (Node 20).
+  if (part.metadata) wire['metadata'] = part.metadata;
+  if (part.filename) wire['filename'] = part.filename;
+  if (part.mediaType) wire['mediaType'] = part.mediaType;
+  return wire;
 }
 
 /** One `StreamResponse`: exactly one of task, message, statusUpdate, artifactUpdate. */
@@ -300,14 +299,15 @@ export function fromWireListTasksRequest(value: unknown): ListTasksQuery {
     }
   }
   reader.check();
-  return {
-    ...(contextId && { contextId }),
-    // TASK_STATE_UNSPECIFIED means "no filter".
-    ...(status && status !== 'unknown' && { status }),
-    ...(pageSize !== undefined && { pageSize }),
-    ...(pageToken && { pageToken }),
-    ...(historyLength !== undefined && { historyLength }),
-    ...(includeArtifacts !== undefined && { includeArtifacts }),
-    ...(statusTimestampAfter !== undefined && { statusTimestampAfter }),
-  };
+  // Set one by one: spreads of several of them gave each query a hidden class of its own (Node 20).
+  const query: ListTasksQuery = {};
+  if (contextId) query.contextId = contextId;
+  // TASK_STATE_UNSPECIFIED means "no filter".
+  if (status && status !== 'unknown') query.status = status;
+  if (pageSize !== undefined) query.pageSize = pageSize;
+  if (pageToken) query.pageToken = pageToken;
+  if (historyLength !== undefined) query.historyLength = historyLength;
+  if (includeArtifacts !== undefined) query.includeArtifacts = includeArtifacts;
+  if (statusTimestampAfter !== undefined) query.statusTimestampAfter = statusTimestampAfter;
+  return query;
 }
