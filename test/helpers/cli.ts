@@ -44,10 +44,10 @@ export function serveRefused(args: string[], env: Record<string, string> = {}): 
 
 /**
  * Starts `serve`, resolving with the URL from its banner once it listens; `cli` runs another copy
- * of the built CLI (the Docker image's layout, say).
+ * of the built CLI (the Docker image's layout, say); `nodeFlags` go to node itself.
  */
-export function serve(args: string[], env: Record<string, string> = {}, cli = CLI) {
-  const child = spawn(process.execPath, [cli, ...args], { env: { ...process.env, ...env } });
+export function serve(args: string[], env: Record<string, string> = {}, cli = CLI, nodeFlags: string[] = []) {
+  const child = spawn(process.execPath, [...nodeFlags, cli, ...args], { env: { ...process.env, ...env } });
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
