@@ -266,5 +266,9 @@ function matchInput(input: TurnInput): MatchInput {
 
 /** The text parts of a message, joined by newlines: what matching and `{{input.text}}` see. */
 export function textOf(message: Message): string {
-  return message.parts.flatMap((p) => (p.kind === 'text' ? [p.text] : [])).join('\n');
+  let text: string | undefined;
+  for (const part of message.parts) {
+    if (part.kind === 'text') text = text === undefined ? part.text : `${text}\n${part.text}`;
+  }
+  return text ?? '';
 }

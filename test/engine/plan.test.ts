@@ -11,6 +11,7 @@ import {
   type Timeline,
   type TimelineEntry,
   type TurnInput,
+  textOf,
 } from '../../src/engine/plan.js';
 import { loadFaker } from '../../src/lib/fake-data.js';
 import { Random, taskStreams } from '../../src/lib/random.js';
@@ -587,5 +588,18 @@ describe('sampleDelay', () => {
   it('the same seed gives the same sequence of draws', () => {
     const spec: DelaySpec = { kind: 'uniform', min: 0, max: 10_000 };
     expect(draws(spec, 20)).toEqual(draws(spec, 20));
+  });
+});
+
+describe('textOf', () => {
+  it('joins the text parts by newlines and leaves the others out', () => {
+    const parts = [
+      { kind: 'text' as const, text: 'first' },
+      { kind: 'data' as const, data: { text: 'not text' } },
+      { kind: 'text' as const, text: '' },
+      { kind: 'text' as const, text: 'last' },
+    ];
+    expect(textOf({ role: 'user', messageId: 'm', parts })).toBe('first\n\nlast');
+    expect(textOf({ role: 'user', messageId: 'm', parts: [parts[1]!] })).toBe('');
   });
 });
