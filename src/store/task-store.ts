@@ -20,7 +20,9 @@ import type {
   TaskEvent,
   TaskStatus,
 } from '../domain/types.js';
+import { AgeQueue } from './age-queue.js';
 import { EventLog } from './event-log.js';
+import { decodePageToken, encodePageToken, isAfter, type PageKey } from './page-token.js';
 
 export interface RetentionOptions {
   maxTasks: number;
@@ -110,18 +112,15 @@ export interface TaskPage {
   totalSize: number;
 }
 
-/** Listing order and page cursor: (status time in ms, status order), both descending. */
-type PageKey = [number, number];
-
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;
 
 export class TaskStore {
   private readonly records = new Map<string, TaskRecord>();
   /** Terminal tasks in the order they ended, with the time they ended: the eviction queue. */
-  private readonly ended = new Map<string, number>();
+  private readonly ended = new AgeQueue();
   /** Tasks waiting for input or auth, in the order they paused, with the time they did. */
-  private readonly waiting = new Map<string, number>();
+  private readonly waiting = new AgeQueue();
   private readonly shares = new Map<string, ScopeShare>();
   private statusCounter = 0;
   private heldBytes = 0;
@@ -266,7 +265,7 @@ export class TaskStore {
     const shareFull = () => share !== undefined && share.bytes + bytes > maxShare;
     if (storeFull() || shareFull()) {
       // Ended tasks make room: any of them for the store, the scope's own for its share.
-      for (const id of [...this.ended.keys()]) {
+      for (const [id] of this.ended.entries()) {
         if (!storeFull() && !shareFull()) break;
         const record = this.records.get(id)!;
         if (storeFull() || record.share === share) this.remove(record, 'retention');
@@ -292,7 +291,8 @@ export class TaskStore {
   /** Forgets the tasks that waited for input longer than the TTL, oldest first, while `needed`. */
   private forgetIdleWaiting(nowMs: number, needed: () => boolean = () => true): void {
     const ttl = this.retention.inputTtl ?? DEFAULT_INPUT_TTL_MS;
-    for (const [id, pausedAt] of this.waiting) {
+    for (let oldest = this.waiting.oldest(); oldest; oldest = this.waiting.oldest()) {
+      const [id, pausedAt] = oldest;
       if (pausedAt > nowMs - ttl || !needed()) break;
       this.remove(this.records.get(id)!, 'retention');
     }
@@ -343,7 +343,8 @@ export class TaskStore {
   private evict(nowMs: number): void {
     this.lastNow = Math.max(this.lastNow, nowMs);
     this.forgetIdleWaiting(nowMs);
-    for (const [id, endedAt] of this.ended) {
+    for (let oldest = this.ended.oldest(); oldest; oldest = this.ended.oldest()) {
+      const [id, endedAt] = oldest;
       if (endedAt > nowMs - this.retention.terminalTtl && this.records.size < this.retention.maxTasks) break;
       this.remove(this.records.get(id)!, 'retention');
     }
@@ -369,31 +370,4 @@ export class TaskStore {
     record.log.close();
     for (const listener of this.evictionListeners) listener(record, cause);
   }
-}
-
-/** Opaque to clients: where the previous page stopped, as (status time, status order). */
-function encodePageToken([time, order]: PageKey): string {
-  return Buffer.from(JSON.stringify([time, order])).toString('base64url');
-}
-
-export function decodePageToken(token: string): PageKey {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && value.every(Number.isFinite)) return value as PageKey;
-  } catch {
-    // fall through to the error below
-  }
-  throw new A2AError(
-    'InvalidParamsError',
-    `Invalid parameters: pageToken "${token}" was not issued by this server.`,
-    {
-      fieldViolations: [
-        { field: 'pageToken', description: 'use the nextPageToken of a previous ListTasks response' },
-      ],
-    },
-  );
-}
-
-function isAfter([time, order]: PageKey, [afterTime, afterOrder]: PageKey): boolean {
-  return time < afterTime || (time === afterTime && order < afterOrder);
 }

@@ -8,11 +8,11 @@ import { ROOT_SCOPE, scopeOf, type Scope } from '../../src/domain/scope.js';
 import type { Task, TaskState, TaskStatus } from '../../src/domain/types.js';
 import {
   DEFAULT_PAGE_SIZE,
-  decodePageToken,
   TaskStore,
   type RetentionOptions,
   type TaskRecord,
 } from '../../src/store/task-store.js';
+import { decodePageToken } from '../../src/store/page-token.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 const SCOPE = scopeOf({ tenant: 'tenant-a' });
