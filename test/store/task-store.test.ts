@@ -458,3 +458,27 @@ describe('TaskStore: tasks waiting for input', () => {
     expect(s.has('t')).toBe(true);
   });
 });
+
+describe('inContext', () => {
+  it("lists a context's tasks in its scope, oldest first, until they are evicted", () => {
+    const s = store({ maxTasks: 4 });
+    add(s, 'a', { contextId: 'shared', state: 'completed' });
+    add(s, 'b', { contextId: 'other' });
+    add(s, 'c', { contextId: 'shared', atMs: T0 + 1 });
+    add(s, 'd', { contextId: 'shared', scope: OTHER });
+    expect(s.inContext(SCOPE, 'shared').map((r) => r.id)).toEqual(['a', 'c']);
+    expect(s.inContext(OTHER, 'shared').map((r) => r.id)).toEqual(['d']);
+    add(s, 'e', { contextId: 'shared', atMs: T0 + 2 }); // past the cap: the ended task a goes
+    expect(s.has('a')).toBe(false);
+    expect(s.inContext(SCOPE, 'shared').map((r) => r.id)).toEqual(['c', 'e']);
+    expect(s.inContext(SCOPE, 'nobody')).toEqual([]);
+  });
+
+  it('keeps scopes apart whatever their names hold', () => {
+    const s = store();
+    add(s, 'x', { contextId: 'b\nc', scope: scopeOf({ tenant: 'a' }) });
+    add(s, 'y', { contextId: 'c', scope: scopeOf({ tenant: 'a\nb' }) });
+    expect(s.inContext(scopeOf({ tenant: 'a' }), 'b\nc').map((r) => r.id)).toEqual(['x']);
+    expect(s.inContext(scopeOf({ tenant: 'a\nb' }), 'c').map((r) => r.id)).toEqual(['y']);
+  });
+});
