@@ -21,6 +21,7 @@ import type {
   TaskStatus,
 } from '../domain/types.js';
 import { AgeQueue } from './age-queue.js';
+import { ContextIndex } from './context-index.js';
 import { EventLog } from './event-log.js';
 import { decodePageToken, encodePageToken, isAfter, type PageKey } from './page-token.js';
 
@@ -122,8 +123,7 @@ export class TaskStore {
   /** Tasks waiting for input or auth, in the order they paused, with the time they did. */
   private readonly waiting = new AgeQueue();
   private readonly shares = new Map<string, ScopeShare>();
-  /** The tasks of each context, oldest first, by scope key and context id: a follow-up reads its own. */
-  private readonly contexts = new Map<string, Map<string, Set<TaskRecord>>>();
+  private readonly contexts = new ContextIndex<TaskRecord>();
   private statusCounter = 0;
   private heldBytes = 0;
   /** The latest clock time it was told of, for the waiting tasks' TTL. */
@@ -217,11 +217,7 @@ export class TaskStore {
     if (!share) this.shares.set(scope.key, (share = { bytes: 0 }));
     const record = new TaskRecord(scope, scenarioId, task, log, ++this.statusCounter, 0, share);
     this.records.set(task.id, record);
-    let contexts = this.contexts.get(scope.key);
-    if (!contexts) this.contexts.set(scope.key, (contexts = new Map()));
-    let context = contexts.get(task.contextId);
-    if (!context) contexts.set(task.contextId, (context = new Set()));
-    context.add(record);
+    this.contexts.add(record);
     this.hold(record, bytes);
     return record;
   }
@@ -307,7 +303,7 @@ export class TaskStore {
 
   /** The tasks of one context in `scope`, oldest first. */
   inContext(scope: Scope, contextId: string): TaskRecord[] {
-    return [...(this.contexts.get(scope.key)?.get(contextId) ?? [])];
+    return this.contexts.of(scope, contextId);
   }
 
   /** One page of the tasks in `scope` that pass the filters, most recently updated first. */
@@ -372,12 +368,7 @@ export class TaskStore {
     this.heldBytes -= record.bytes;
     record.share.bytes -= record.bytes;
     this.records.delete(record.id);
-    const contexts = this.contexts.get(record.scope.key);
-    const context = contexts?.get(record.contextId);
-    if (context?.delete(record) && context.size === 0) {
-      contexts!.delete(record.contextId);
-      if (contexts!.size === 0) this.contexts.delete(record.scope.key);
-    }
+    this.contexts.remove(record);
     this.ended.delete(record.id);
     this.waiting.delete(record.id);
     record.log.close();
