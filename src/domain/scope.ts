@@ -24,7 +24,13 @@ export function scopeOf(place: Place): Scope {
   if (place.agent !== undefined) parts.push(`agent:${escape(place.agent)}`);
   if (place.workspace !== undefined) parts.push(`workspace:${escape(place.workspace)}`);
   if (place.tenant !== undefined) parts.push(`tenant:${escape(place.tenant)}`);
-  return Object.freeze({ ...place, key: parts.join('|') });
+  // Set one by one: `{ ...place, key }` gave each scope a hidden class of its own (Node 20).
+  const scope: Place & { key?: string } = {};
+  if (place.agent !== undefined) scope.agent = place.agent;
+  if (place.workspace !== undefined) scope.workspace = place.workspace;
+  if (place.tenant !== undefined) scope.tenant = place.tenant;
+  scope.key = parts.join('|');
+  return Object.freeze(scope as Scope);
 }
 
 export const ROOT_SCOPE: Scope = scopeOf({});

@@ -11,6 +11,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { scopeOf } from '../../domain/scope.js';
 import { A2AError, type A2AErrorType } from '../../domain/errors.js';
+import { merge } from '../../lib/objects.js';
 import { findSecret } from '../../lib/secrets.js';
 import { JSONRPC_V03 } from '../jsonrpc-v03/methods.js';
 import type { BindingContext } from '../shared/context.js';
@@ -62,12 +63,12 @@ export function gatewayEndpoint(base: BindingContext, options: GatewayOptions) {
       const workspace = authorize(req, res, options.apiKeys);
       const agent = selectAgent(request.envelope, workspace, options.agents);
       if (agent.context.extensions) negotiateExtensions(req, res, agent.context.extensions);
-      return {
-        ...agent.context,
+      // Merged, not spread: a spread and then properties gave each call's context a hidden class of its own (Node 20).
+      return merge(agent.context, {
         // The gateway checked the key; the agent's own declared security is for its direct endpoints.
         access: undefined,
         callContext: () => ({ scope: scopeOf({ agent: agent.id, workspace }), continueInContext: true }),
-      };
+      });
     },
     httpStatus: (error) => ROUTING_STATUS[error.type] ?? jsonRpcHttpStatus(error),
   };

@@ -35,7 +35,7 @@ export function matchRestPath(pathname: string): RestRoute | undefined {
   if (direct) return direct;
   if (segments.length < 2 || segments[0] === '') return undefined;
   const tenanted = matchSegments(segments.slice(1));
-  return tenanted && { ...tenanted, tenant: decodeSegment(segments[0]!) };
+  return tenanted && merge(tenanted, { tenant: decodeSegment(segments[0]!) });
 }
 
 function matchSegments(segments: string[]): RestRoute | undefined {

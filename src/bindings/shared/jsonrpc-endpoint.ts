@@ -146,7 +146,7 @@ export function jsonRpcEndpoint(
         sendJson(res, 200, rpcResult(id, outcome.result), JSON_TYPE);
       } else {
         if (outcome.stream.taskId !== undefined) exchange.about(outcome.stream.taskId);
-        pipeToSse(res, outcome.stream, { ...target, encoding: dialect.streamEncoding(id), exchange });
+        pipeToSse(res, outcome.stream, merge(target, { encoding: dialect.streamEncoding(id), exchange }));
       }
     } catch (error) {
       if (error instanceof EnvelopeError) {
