@@ -159,37 +159,28 @@ function mash(start: number, data: string): number {
   return n;
 }
 
-/** {@link mash} of `data` from each of three running values, in place. */
+/** {@link mash} of `data` from each of three running values, in place: its steps, side by side. */
 function mashLanes(lanes: Float64Array, data: string): void {
   let a = lanes[0]!;
   let b = lanes[1]!;
   let c = lanes[2]!;
   for (let i = 0; i < data.length; i++) {
     const code = data.charCodeAt(i);
-    a += code;
-    b += code;
-    c += code;
-    let ha = 0.02519603282416938 * a;
-    let hb = 0.02519603282416938 * b;
-    let hc = 0.02519603282416938 * c;
-    a = Math.floor(ha);
-    b = Math.floor(hb);
-    c = Math.floor(hc);
-    ha -= a;
-    hb -= b;
-    hc -= c;
-    ha *= a;
-    hb *= b;
-    hc *= c;
-    a = Math.floor(ha);
-    b = Math.floor(hb);
-    c = Math.floor(hc);
-    ha -= a;
-    hb -= b;
-    hc -= c;
-    a += ha * 0x100000000;
-    b += hb * 0x100000000;
-    c += hc * 0x100000000;
+    const ha = 0.02519603282416938 * (a + code);
+    const hb = 0.02519603282416938 * (b + code);
+    const hc = 0.02519603282416938 * (c + code);
+    const fa = Math.floor(ha);
+    const fb = Math.floor(hb);
+    const fc = Math.floor(hc);
+    const ga = (ha - fa) * fa;
+    const gb = (hb - fb) * fb;
+    const gc = (hc - fc) * fc;
+    const ea = Math.floor(ga);
+    const eb = Math.floor(gb);
+    const ec = Math.floor(gc);
+    a = ea + (ga - ea) * 0x100000000;
+    b = eb + (gb - eb) * 0x100000000;
+    c = ec + (gc - ec) * 0x100000000;
   }
   lanes[0] = a;
   lanes[1] = b;
