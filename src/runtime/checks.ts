@@ -2,7 +2,8 @@
 import { A2AError, invalidParams } from '../domain/errors.js';
 import { isTerminal } from '../domain/lifecycle.js';
 import type { TaskState } from '../domain/types.js';
-import { MAX_PAGE_SIZE, type TaskRecord } from '../store/task-store.js';
+import { MAX_PAGE_SIZE } from '../store/task-page.js';
+import type { TaskRecord } from '../store/task-store.js';
 
 export function checkHistoryLength(value: number | undefined, field: string): void {
   if (value !== undefined && !(Number.isInteger(value) && value >= 0)) {

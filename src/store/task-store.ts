@@ -23,7 +23,7 @@ import type {
 import { AgeQueue } from './age-queue.js';
 import { ContextIndex } from './context-index.js';
 import { EventLog } from './event-log.js';
-import { decodePageToken, encodePageToken, isAfter, type PageKey } from './page-token.js';
+import { pageOf, type Page } from './task-page.js';
 
 export interface RetentionOptions {
   maxTasks: number;
@@ -57,6 +57,9 @@ export type EvictionCause = 'retention' | 'removed' | 'cleared';
 export class TaskRecord {
   private configs: Map<string, PushConfig> | undefined;
   private readonly live: LiveTask;
+  /** The status {@link statusTimeMs} was read from, and what it read. */
+  private timedStatus: TaskStatus | undefined;
+  private timeMs = 0;
 
   constructor(
     readonly scope: Scope,
@@ -90,6 +93,16 @@ export class TaskRecord {
     return this.live.status;
   }
 
+  /** The status timestamp in epoch ms (0 if it does not parse), read once for each status. */
+  get statusTimeMs(): number {
+    const { status } = this.live;
+    if (status !== this.timedStatus) {
+      this.timedStatus = status;
+      this.timeMs = Date.parse(status.timestamp) || 0;
+    }
+    return this.timeMs;
+  }
+
   /** The task's generation (v1.1 draft §3.2.7), when the store keeps generations. */
   get generation(): number | undefined {
     return this.live.generation;
@@ -106,15 +119,7 @@ export class TaskRecord {
   }
 }
 
-export interface TaskPage {
-  records: TaskRecord[];
-  nextPageToken: string;
-  pageSize: number;
-  totalSize: number;
-}
-
-export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 100;
+export type TaskPage = Page<TaskRecord>;
 
 export class TaskStore {
   private readonly records = new Map<string, TaskRecord>();
@@ -308,27 +313,7 @@ export class TaskStore {
 
   /** One page of the tasks in `scope` that pass the filters, most recently updated first. */
   list(scope: Scope, query: ListTasksQuery): TaskPage {
-    const after = query.pageToken ? decodePageToken(query.pageToken) : undefined;
-    const matches: { record: TaskRecord; key: PageKey }[] = [];
-    for (const record of this.records.values()) {
-      if (record.scope.key !== scope.key) continue;
-      const time = Date.parse(record.status.timestamp);
-      if (query.contextId !== undefined && record.contextId !== query.contextId) continue;
-      if (query.status !== undefined && record.status.state !== query.status) continue;
-      if (query.statusTimestampAfter !== undefined && time < query.statusTimestampAfter) continue;
-      matches.push({ record, key: [time, record.statusOrder] });
-    }
-    matches.sort((a, b) => b.key[0] - a.key[0] || b.key[1] - a.key[1]);
-    const start = after ? matches.findIndex((m) => isAfter(m.key, after)) : 0;
-    const pageSize = query.pageSize ?? DEFAULT_PAGE_SIZE;
-    const page = start < 0 ? [] : matches.slice(start, start + pageSize);
-    const more = start >= 0 && start + pageSize < matches.length;
-    return {
-      records: page.map((m) => m.record),
-      nextPageToken: more ? encodePageToken(page[page.length - 1]!.key) : '',
-      pageSize,
-      totalSize: matches.length,
-    };
+    return pageOf(this.records.values(), scope, query);
   }
 
   /** Removes every task, e.g. for a test's clean slate. */

@@ -6,13 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { A2AError } from '../../src/domain/errors.js';
 import { ROOT_SCOPE, scopeOf, type Scope } from '../../src/domain/scope.js';
 import type { Task, TaskState, TaskStatus } from '../../src/domain/types.js';
-import {
-  DEFAULT_PAGE_SIZE,
-  TaskStore,
-  type RetentionOptions,
-  type TaskRecord,
-} from '../../src/store/task-store.js';
-import { decodePageToken } from '../../src/store/page-token.js';
+import { TaskStore, type RetentionOptions, type TaskRecord } from '../../src/store/task-store.js';
+import { DEFAULT_PAGE_SIZE, decodePageToken } from '../../src/store/task-page.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 const SCOPE = scopeOf({ tenant: 'tenant-a' });

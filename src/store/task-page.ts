@@ -1,0 +1,131 @@
+/**
+ * One page of a task listing, most recently updated first, and its cursor: where the previous page
+ * stopped. A page is chosen in one pass over the tasks, keeping the best `pageSize` of those past
+ * the cursor in a heap, not by sorting them all: a listing of 10,000 tasks sorted them and parsed
+ * every status timestamp again, 3.3 ms of the event loop a call.
+ */
+import { A2AError } from '../domain/errors.js';
+import type { Scope } from '../domain/scope.js';
+import type { ListTasksQuery, TaskStatus } from '../domain/types.js';
+
+/** What a listing reads of a task. */
+export interface Listed {
+  readonly scope: Scope;
+  readonly contextId: string;
+  readonly status: TaskStatus;
+  /** Store-wide counter of status changes: breaks ties between equal status times. */
+  readonly statusOrder: number;
+  /** The status timestamp in epoch ms (0 if it does not parse). */
+  readonly statusTimeMs: number;
+}
+
+export interface Page<T> {
+  records: T[];
+  nextPageToken: string;
+  pageSize: number;
+  totalSize: number;
+}
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 100;
+
+/** Listing order and page cursor: (status time in ms, status order), both descending. */
+export type PageKey = [number, number];
+
+/** The page of `records` in `scope` that `query` asks for. */
+export function pageOf<T extends Listed>(records: Iterable<T>, scope: Scope, query: ListTasksQuery): Page<T> {
+  const after = query.pageToken ? decodePageToken(query.pageToken) : undefined;
+  const pageSize = query.pageSize ?? DEFAULT_PAGE_SIZE;
+  const best = new Best<T>(pageSize);
+  let totalSize = 0;
+  let pastCursor = 0;
+  for (const record of records) {
+    if (record.scope.key !== scope.key) continue;
+    if (query.contextId !== undefined && record.contextId !== query.contextId) continue;
+    if (query.status !== undefined && record.status.state !== query.status) continue;
+    const time = record.statusTimeMs;
+    if (query.statusTimestampAfter !== undefined && time < query.statusTimestampAfter) continue;
+    totalSize++;
+    const order = record.statusOrder;
+    if (after && !isAfter([time, order], after)) continue;
+    pastCursor++;
+    best.offer(record, time, order);
+  }
+  const page = best.listed();
+  const last = page.at(-1);
+  return {
+    records: page.map(([record]) => record),
+    nextPageToken: last && pastCursor > pageSize ? encodePageToken([last[1], last[2]]) : '',
+    pageSize,
+    totalSize,
+  };
+}
+
+type Entry<T> = [record: T, time: number, order: number];
+
+/** Whether `a` is listed before `b`: updated later, or at the same time and changed later. */
+const ranksBefore = (a: Entry<unknown>, b: Entry<unknown>) => a[1] > b[1] || (a[1] === b[1] && a[2] > b[2]);
+
+/** The `size` entries listed first of those offered: a heap whose root is the one listed last. */
+class Best<T> {
+  private readonly heap: Entry<T>[] = [];
+
+  constructor(private readonly size: number) {}
+
+  offer(record: T, time: number, order: number): void {
+    const { heap } = this;
+    const full = heap.length === this.size;
+    // Most tasks rank below a full page's last: they are turned away before an entry is made.
+    if (full && (time < heap[0]![1] || (time === heap[0]![1] && order <= heap[0]![2]))) return;
+    const entry: Entry<T> = [record, time, order];
+    if (!full) {
+      let at = heap.push(entry) - 1;
+      for (let parent = (at - 1) >> 1; at > 0 && ranksBefore(heap[parent]!, entry); parent = (at - 1) >> 1) {
+        heap[at] = heap[parent]!;
+        at = parent;
+      }
+      heap[at] = entry;
+    } else {
+      let at = 0;
+      for (let child = 1; child < heap.length; child = 2 * at + 1) {
+        if (child + 1 < heap.length && ranksBefore(heap[child]!, heap[child + 1]!)) child++;
+        if (!ranksBefore(entry, heap[child]!)) break;
+        heap[at] = heap[child]!;
+        at = child;
+      }
+      heap[at] = entry;
+    }
+  }
+
+  /** The entries, first listed first. */
+  listed(): Entry<T>[] {
+    return this.heap.sort((a, b) => (ranksBefore(a, b) ? -1 : 1));
+  }
+}
+
+/** Opaque to clients: where the previous page stopped, as (status time, status order). */
+function encodePageToken([time, order]: PageKey): string {
+  return Buffer.from(JSON.stringify([time, order])).toString('base64url');
+}
+
+export function decodePageToken(token: string): PageKey {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value.length === 2 && value.every(Number.isFinite)) return value as PageKey;
+  } catch {
+    // fall through to the error below
+  }
+  throw new A2AError(
+    'InvalidParamsError',
+    `Invalid parameters: pageToken "${token}" was not issued by this server.`,
+    {
+      fieldViolations: [
+        { field: 'pageToken', description: 'use the nextPageToken of a previous ListTasks response' },
+      ],
+    },
+  );
+}
+
+function isAfter([time, order]: PageKey, [afterTime, afterOrder]: PageKey): boolean {
+  return time < afterTime || (time === afterTime && order < afterOrder);
+}
