@@ -110,10 +110,26 @@ function jsonLine(level: string, message: string, fields: LogFields | undefined)
   if (fields) {
     for (const key in fields) {
       const value = fields[key];
-      if (value !== undefined) line += `,${JSON.stringify(key)}:${JSON.stringify(value)}`;
+      if (value === undefined) continue;
+      // A finite number is written as JSON writes it; anything else goes through JSON.stringify.
+      const json =
+        typeof value === 'number' && Number.isFinite(value) ? String(value) : JSON.stringify(value);
+      line += memberPrefix(key) + json;
     }
   }
   return `${line},"msg":${JSON.stringify(message)}}\n`;
+}
+
+/** `,"key":` for each field name: the names are the code's own, a few dozen, quoted once each. */
+const MEMBER_PREFIXES = new Map<string, string>();
+
+function memberPrefix(key: string): string {
+  let prefix = MEMBER_PREFIXES.get(key);
+  if (prefix === undefined) {
+    prefix = `,${JSON.stringify(key)}:`;
+    if (MEMBER_PREFIXES.size < 256) MEMBER_PREFIXES.set(key, prefix);
+  }
+  return prefix;
 }
 
 const LEVEL_TAGS: Readonly<Record<string, string>> = {
