@@ -46,9 +46,7 @@ function copyAnswer(res: ServerResponse, exchange: Exchange): void {
   res.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]) {
     const given = rest.find((arg): arg is Record<string, unknown> => isHeaderObject(arg));
     const result = (writeHead as (...args: unknown[]) => ServerResponse).call(this, status, ...rest);
-    const headers: Record<string, number | string | string[] | undefined> = { ...this.getHeaders() };
-    for (const name in given) headers[name.toLowerCase()] = given[name] as string;
-    exchange.answer?.sentHeaders(headers);
+    exchange.answer?.sentHeaders(this.getHeaders(), given as Record<string, string> | undefined);
     return result;
   } as typeof res.writeHead;
   res.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {

@@ -35,6 +35,14 @@ const SECRET_ANSWER_HEADERS = new Set(['set-cookie', 'authorization', 'x-api-key
 /** How a stream encodes an event of the task's log as its SSE frame (blank line included). */
 export type RenderFrame = (event: LoggedEvent) => string;
 
+type SentHeaders = Readonly<Record<string, number | string | readonly string[] | undefined>>;
+
+function copyHeader(into: Record<string, string>, name: string, value: SentHeaders[string]): void {
+  if (value === undefined) return;
+  const text = Array.isArray(value) ? value.join(', ') : String(value);
+  into[name] = SECRET_ANSWER_HEADERS.has(name) ? '(redacted)' : text.slice(0, 1024);
+}
+
 export class AnswerCopy {
   private text = '';
   private moreBytes = 0;
@@ -98,15 +106,14 @@ export class AnswerCopy {
     for (let at = rest.indexOf('\n\n'); at !== -1; at = rest.indexOf('\n\n', at + 2)) this.moreFrames++;
   }
 
-  /** The headers as sent, secrets masked, each value clipped like a request header. */
-  sentHeaders(sent: Record<string, number | string | string[] | undefined>): void {
+  /**
+   * The headers as sent, secrets masked, each value clipped like a request header: those set on the
+   * response, then those given to `writeHead` with it (any case; they win over the same name set).
+   */
+  sentHeaders(set: SentHeaders, given?: SentHeaders): void {
     const headers: Record<string, string> = {};
-    for (const name in sent) {
-      const value = sent[name];
-      if (value === undefined) continue;
-      const text = Array.isArray(value) ? value.join(', ') : String(value);
-      headers[name] = SECRET_ANSWER_HEADERS.has(name) ? '(redacted)' : text.slice(0, 1024);
-    }
+    for (const name in set) copyHeader(headers, name, set[name]);
+    for (const name in given) copyHeader(headers, name.toLowerCase(), given[name]);
     this.headers = headers;
   }
 

@@ -15,6 +15,19 @@ describe('AnswerCopy', () => {
     });
   });
 
+  it('takes the headers given to writeHead over those set, whatever their case', () => {
+    const copy = new AnswerCopy();
+    copy.sentHeaders(
+      { 'content-type': 'text/plain', 'x-kept': '1' },
+      { 'Content-Type': 'application/json', 'X-Api-Key': 'secret' },
+    );
+    expect(copy.toEntry(false).headers).toEqual({
+      'content-type': 'application/json',
+      'x-kept': '1',
+      'x-api-key': '(redacted)',
+    });
+  });
+
   it('keeps the first 16 KiB of a large body and counts the rest in bytes', () => {
     const copy = new AnswerCopy();
     copy.take('x'.repeat(MAX_ANSWER_CHARS - 10));
