@@ -7,6 +7,7 @@
  * Node timer, not one each.
  */
 import { MAX_DURATION_MS } from './duration.js';
+import { Heap } from './heap.js';
 
 export interface Timer {
   cancel(): void;
@@ -41,9 +42,9 @@ class Entry implements Timer {
   }
 }
 
-/** A min-heap of timer entries ordered by (due time, scheduling order). */
+/** Timer entries, the earliest due first (by due time, then scheduling order). */
 class TimerQueue {
-  private readonly heap: Entry[] = [];
+  private readonly heap = new Heap<Entry>((a, b) => a.at < b.at || (a.at === b.at && a.order < b.order));
   private nextOrder = 0;
   private live = 0;
 
@@ -54,7 +55,6 @@ class TimerQueue {
   push(at: number, fn: () => void): Timer {
     const entry = new Entry(at, this.nextOrder++, fn, this);
     this.heap.push(entry);
-    this.siftUp(this.heap.length - 1);
     this.live++;
     return entry;
   }
@@ -67,15 +67,15 @@ class TimerQueue {
   /** Due time of the earliest live entry, or undefined when empty. */
   peekAt(): number | undefined {
     this.dropCancelled();
-    return this.heap[0]?.at;
+    return this.heap.peek()?.at;
   }
 
   /** Removes and returns the earliest live entry if it is due at or before `time`. */
   popDue(time: number): (() => void) | undefined {
     this.dropCancelled();
-    const head = this.heap[0];
+    const head = this.heap.peek();
     if (!head || head.at > time) return undefined;
-    this.removeHead();
+    this.heap.pop();
     const fn = head.fn!;
     head.fn = null;
     this.live--;
@@ -83,45 +83,7 @@ class TimerQueue {
   }
 
   private dropCancelled(): void {
-    while (this.heap.length > 0 && this.heap[0]!.fn === null) this.removeHead();
-  }
-
-  private removeHead(): void {
-    const last = this.heap.pop()!;
-    if (this.heap.length > 0) {
-      this.heap[0] = last;
-      this.siftDown(0);
-    }
-  }
-
-  private less(a: Entry, b: Entry): boolean {
-    return a.at < b.at || (a.at === b.at && a.order < b.order);
-  }
-
-  private siftUp(index: number): void {
-    const heap = this.heap;
-    let i = index;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!this.less(heap[i]!, heap[parent]!)) break;
-      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
-      i = parent;
-    }
-  }
-
-  private siftDown(index: number): void {
-    const heap = this.heap;
-    let i = index;
-    for (;;) {
-      const left = 2 * i + 1;
-      const right = left + 1;
-      let smallest = i;
-      if (left < heap.length && this.less(heap[left]!, heap[smallest]!)) smallest = left;
-      if (right < heap.length && this.less(heap[right]!, heap[smallest]!)) smallest = right;
-      if (smallest === i) return;
-      [heap[i], heap[smallest]] = [heap[smallest]!, heap[i]!];
-      i = smallest;
-    }
+    while (this.heap.peek()?.fn === null) this.heap.pop();
   }
 }
 

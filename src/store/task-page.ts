@@ -7,6 +7,7 @@
 import { A2AError } from '../domain/errors.js';
 import type { Scope } from '../domain/scope.js';
 import type { ListTasksQuery, TaskStatus } from '../domain/types.js';
+import { Heap } from '../lib/heap.js';
 
 /** What a listing reads of a task. */
 export interface Listed {
@@ -36,7 +37,8 @@ export type PageKey = [number, number];
 export function pageOf<T extends Listed>(records: Iterable<T>, scope: Scope, query: ListTasksQuery): Page<T> {
   const after = query.pageToken ? decodePageToken(query.pageToken) : undefined;
   const pageSize = query.pageSize ?? DEFAULT_PAGE_SIZE;
-  const best = new Best<T>(pageSize);
+  // The best `pageSize` so far, the one listed last on top: a better one takes its place.
+  const best = new Heap<Entry<T>>((a, b) => ranksBefore(b, a));
   let totalSize = 0;
   let pastCursor = 0;
   for (const record of records) {
@@ -49,9 +51,13 @@ export function pageOf<T extends Listed>(records: Iterable<T>, scope: Scope, que
     const order = record.statusOrder;
     if (after && !isAfter([time, order], after)) continue;
     pastCursor++;
-    best.offer(record, time, order);
+    const worst = best.size === pageSize ? best.peek() : undefined;
+    // Most tasks rank below a full page's last: they are turned away before an entry is made.
+    if (worst && !listedBefore(time, order, worst)) continue;
+    if (worst) best.replaceTop([record, time, order]);
+    else best.push([record, time, order]);
   }
-  const page = best.listed();
+  const page = best.drain().reverse();
   const last = page.at(-1);
   return {
     records: page.map(([record]) => record),
@@ -63,45 +69,11 @@ export function pageOf<T extends Listed>(records: Iterable<T>, scope: Scope, que
 
 type Entry<T> = [record: T, time: number, order: number];
 
-/** Whether `a` is listed before `b`: updated later, or at the same time and changed later. */
-const ranksBefore = (a: Entry<unknown>, b: Entry<unknown>) => a[1] > b[1] || (a[1] === b[1] && a[2] > b[2]);
+/** Whether a task updated at `time` is listed before `than`: later, or at the same time and changed later. */
+const listedBefore = (time: number, order: number, than: Entry<unknown>) =>
+  time > than[1] || (time === than[1] && order > than[2]);
 
-/** The `size` entries listed first of those offered: a heap whose root is the one listed last. */
-class Best<T> {
-  private readonly heap: Entry<T>[] = [];
-
-  constructor(private readonly size: number) {}
-
-  offer(record: T, time: number, order: number): void {
-    const { heap } = this;
-    const full = heap.length === this.size;
-    // Most tasks rank below a full page's last: they are turned away before an entry is made.
-    if (full && (time < heap[0]![1] || (time === heap[0]![1] && order <= heap[0]![2]))) return;
-    const entry: Entry<T> = [record, time, order];
-    if (!full) {
-      let at = heap.push(entry) - 1;
-      for (let parent = (at - 1) >> 1; at > 0 && ranksBefore(heap[parent]!, entry); parent = (at - 1) >> 1) {
-        heap[at] = heap[parent]!;
-        at = parent;
-      }
-      heap[at] = entry;
-    } else {
-      let at = 0;
-      for (let child = 1; child < heap.length; child = 2 * at + 1) {
-        if (child + 1 < heap.length && ranksBefore(heap[child]!, heap[child + 1]!)) child++;
-        if (!ranksBefore(entry, heap[child]!)) break;
-        heap[at] = heap[child]!;
-        at = child;
-      }
-      heap[at] = entry;
-    }
-  }
-
-  /** The entries, first listed first. */
-  listed(): Entry<T>[] {
-    return this.heap.sort((a, b) => (ranksBefore(a, b) ? -1 : 1));
-  }
-}
+const ranksBefore = (a: Entry<unknown>, b: Entry<unknown>) => listedBefore(a[1], a[2], b);
 
 /** Opaque to clients: where the previous page stopped, as (status time, status order). */
 function encodePageToken([time, order]: PageKey): string {
