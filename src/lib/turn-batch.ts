@@ -21,6 +21,8 @@ export interface TurnBatchOptions<Question> {
   /** What a question weighs (its bytes), and what a call may weigh at most; past it, it is sent. */
   weigh?: (question: Question) => number;
   mostWeight?: number;
+  /** Told once of a call that failed, whose questions all fail with its error. */
+  onFailure?: (error: unknown) => void;
 }
 
 export class TurnBatch<Question, Answer> {
@@ -63,10 +65,20 @@ export class TurnBatch<Question, Answer> {
           if (sent) return;
           sent = true;
           if (this.open === batch) this.open = undefined;
-          try {
-            this.answerAll(batch.questions).then(resolve, reject);
-          } catch (error) {
+          const fail = (error: unknown) => {
+            this.options.onFailure?.(error);
             reject(error);
+          };
+          const { length } = batch.questions;
+          try {
+            this.answerAll(batch.questions).then((answers: unknown) => {
+              // Every question gets its own answer, or the call failed: none is left undefined.
+              if (Array.isArray(answers) && answers.length === length) resolve(answers as Answer[]);
+              else
+                fail(new Error(`an answer that is not one per question: ${String(answers).slice(0, 100)}`));
+            }, fail);
+          } catch (error) {
+            fail(error);
           }
         };
       }),

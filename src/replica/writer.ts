@@ -25,8 +25,8 @@ interface Written {
   argument: string;
 }
 
-/** What Redis answers of an entry: its count, why it was refused, or nothing when the call failed. */
-type Answer = number | string | undefined;
+/** What Redis answers of an entry: its count, or why it was refused. */
+type Answer = number | string;
 
 export class LogWriter {
   private last: Promise<unknown> = Promise.resolve();
@@ -39,6 +39,7 @@ export class LogWriter {
     most: 256,
     weigh: (entry) => entry.data.length,
     mostWeight: 1024 ** 2,
+    onFailure: (error) => this.failed(error),
   });
 
   constructor(
@@ -88,11 +89,15 @@ export class LogWriter {
   }
 
   private add(entry: Written): void {
-    this.last = this.entries.ask(entry).then((answer) => {
-      if (answer === undefined || typeof answer === 'number') return;
-      if (entry.op !== 'publish' && answer.startsWith('LEASE_LOST')) this.refused(entry.taskId!);
-      else this.failed(answer);
-    }, this.failed);
+    this.last = this.entries.ask(entry).then(
+      (answer) => {
+        if (typeof answer === 'number') return;
+        if (entry.op !== 'publish' && answer.startsWith('LEASE_LOST')) this.refused(entry.taskId!);
+        else this.failed(answer);
+      },
+      // A failed batch is told once, by the batch, not once for each of its entries.
+      () => {},
+    );
   }
 
   /** Sends a batch: batches leave in the order they were made, on one connection. */
@@ -106,15 +111,7 @@ export class LogWriter {
       else keys.push(lease(taskId), task(taskId), events(taskId));
       args.push(op, kind, data, argument);
     }
-    try {
-      const answers = await this.redis.writeEntries(keys.length, ...keys, ...args);
-      if (Array.isArray(answers)) return answers as Answer[];
-      this.failed(`an answer that is not one per entry: ${String(answers).slice(0, 100)}`);
-    } catch (error) {
-      this.failed(error);
-    }
-    // Told once for the batch: none of its entries has an answer of its own.
-    return [];
+    return (await this.redis.writeEntries(keys.length, ...keys, ...args)) as Answer[];
   }
 
   /** The entry as the log holds it; none when it is over `entry-bytes` (the script refuses it too). */

@@ -46,6 +46,19 @@ describe('TurnBatch', () => {
     expect(await batch.ask(3)).toBe(3);
   });
 
+  it('fails every question of a call that does not answer one per question, and tells onFailure once', async () => {
+    const told: string[] = [];
+    const batch = new TurnBatch<number, number>(async (questions) => questions.slice(1), {
+      onFailure: (error) => told.push((error as Error).message),
+    });
+    const asked = [batch.ask(1), batch.ask(2)].map((answer) => answer.catch((error: Error) => error.message));
+    expect(await Promise.all(asked)).toEqual([
+      'an answer that is not one per question: 2',
+      'an answer that is not one per question: 2',
+    ]);
+    expect(told).toEqual(['an answer that is not one per question: 2']);
+  });
+
   it('sends at the next tick when asked to, ahead of what the run queued after its question', async () => {
     const { batch, calls } = doubling({ at: 'next-tick' });
     const order: string[] = [];

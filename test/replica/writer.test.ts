@@ -87,10 +87,12 @@ describe('the replica writer', () => {
     expect(errors.join('\n')).toContain('a write to the store failed: ENTRY_TOO_BIG 9 bytes');
   });
 
-  it('logs an answer it cannot read, and what waits on the batch still goes on', async () => {
+  it('logs an answer it cannot read, once for the batch, and what waits on the batch still goes on', async () => {
     const { log, errors } = writer(() => 'OK' as never);
     log.appendHeld('t1', created('t1'));
+    log.appendHeld('t2', created('t2'));
     await log.flushed();
     expect(errors.join('\n')).toContain('a write to the store failed');
+    expect(errors).toHaveLength(1);
   });
 });
