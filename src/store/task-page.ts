@@ -31,14 +31,14 @@ export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;
 
 /** Listing order and page cursor: (status time in ms, status order), both descending. */
-export type PageKey = [number, number];
+type PageKey = [number, number];
 
 /** The page of `records` in `scope` that `query` asks for. */
 export function pageOf<T extends Listed>(records: Iterable<T>, scope: Scope, query: ListTasksQuery): Page<T> {
   const after = query.pageToken ? decodePageToken(query.pageToken) : undefined;
   const pageSize = query.pageSize ?? DEFAULT_PAGE_SIZE;
   // The best `pageSize` so far, the one listed last on top: a better one takes its place.
-  const best = new Heap<Entry<T>>((a, b) => ranksBefore(b, a));
+  const best = new Heap<Entry<T>>((a, b) => listedBefore(b[1], b[2], a[1], a[2]));
   let totalSize = 0;
   let pastCursor = 0;
   for (const record of records) {
@@ -49,11 +49,11 @@ export function pageOf<T extends Listed>(records: Iterable<T>, scope: Scope, que
     if (query.statusTimestampAfter !== undefined && time < query.statusTimestampAfter) continue;
     totalSize++;
     const order = record.statusOrder;
-    if (after && !isAfter([time, order], after)) continue;
+    if (after && !listedBefore(after[0], after[1], time, order)) continue;
     pastCursor++;
     const worst = best.size === pageSize ? best.peek() : undefined;
     // Most tasks rank below a full page's last: they are turned away before an entry is made.
-    if (worst && !listedBefore(time, order, worst)) continue;
+    if (worst && !listedBefore(time, order, worst[1], worst[2])) continue;
     if (worst) best.replaceTop([record, time, order]);
     else best.push([record, time, order]);
   }
@@ -69,11 +69,13 @@ export function pageOf<T extends Listed>(records: Iterable<T>, scope: Scope, que
 
 type Entry<T> = [record: T, time: number, order: number];
 
-/** Whether a task updated at `time` is listed before `than`: later, or at the same time and changed later. */
-const listedBefore = (time: number, order: number, than: Entry<unknown>) =>
-  time > than[1] || (time === than[1] && order > than[2]);
-
-const ranksBefore = (a: Entry<unknown>, b: Entry<unknown>) => listedBefore(a[1], a[2], b);
+/**
+ * Whether what was updated at `time`, `order` is listed before what was at `thanTime`, `thanOrder`:
+ * later, or at the same time and changed later. A page after a cursor lists what the cursor is before.
+ */
+function listedBefore(time: number, order: number, thanTime: number, thanOrder: number): boolean {
+  return time > thanTime || (time === thanTime && order > thanOrder);
+}
 
 /** Opaque to clients: where the previous page stopped, as (status time, status order). */
 function encodePageToken([time, order]: PageKey): string {
@@ -96,8 +98,4 @@ export function decodePageToken(token: string): PageKey {
       ],
     },
   );
-}
-
-function isAfter([time, order]: PageKey, [afterTime, afterOrder]: PageKey): boolean {
-  return time < afterTime || (time === afterTime && order < afterOrder);
 }
