@@ -18,8 +18,16 @@ describe('parseJson', () => {
     expect(parsed.ok && (parsed.value as unknown[]).length).toBe(500);
   });
 
-  it('reports malformed JSON without throwing', () => {
+  it('reports malformed JSON without throwing, saying what is wrong', () => {
     const parsed = parseJson('{"a":');
     expect(parsed.ok).toBe(false);
+    expect(!parsed.ok && parsed.error).toMatch(/JSON/);
+  });
+
+  it('walks a body whose brackets are many but shallow, and still refuses one that is deep', () => {
+    const manyShallow = `[${Array.from({ length: 100 }, () => '[]').join(',')}]`;
+    expect(parseJson(manyShallow).ok).toBe(true);
+    const deepInside = `{"text":"${'['.repeat(100)}","value":${nested(MAX_JSON_DEPTH + 1)}}`;
+    expect(parseJson(deepInside).ok).toBe(false);
   });
 });
