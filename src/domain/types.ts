@@ -144,10 +144,14 @@ export interface SendRequest {
 
 /**
  * The request's metadata with the message's over it: what a scenario matches and a turn plays with.
- * `Object.assign`, not a spread: two spreads gave each call's object a hidden class of its own (Node 20).
+ * Spread, as JSON is copied (a `__proto__` key stays a key), and from one object where there is
+ * one: a spread and then keys the first did not have give each call's object a hidden class of
+ * its own (Node 20), which only a request with both, each with keys of its own, pays.
  */
 export function metadataOf(request: SendRequest): JsonObject {
-  return Object.assign({}, request.metadata, request.message.metadata);
+  const own = request.message.metadata;
+  if (request.metadata === undefined) return { ...own };
+  return own === undefined ? { ...request.metadata } : { ...request.metadata, ...own };
 }
 
 export type SendResult = { kind: 'task'; task: TaskView } | { kind: 'message'; message: Message };
