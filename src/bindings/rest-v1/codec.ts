@@ -95,12 +95,12 @@ export function fromRestListQuery(query: URLSearchParams): ListTasksQuery {
 
 /** `GET /tasks/{taskId}/pushNotificationConfigs?pageSize=&pageToken=`: the path names the task. */
 export function fromRestPushConfigsQuery(query: URLSearchParams, taskId: string) {
-  return fromWireListPushConfigsRequest(merge(typedQuery(query), { taskId }));
+  return fromWireListPushConfigsRequest(withPathParam(typedQuery(query), 'taskId', taskId));
 }
 
 /** `GET /tasks/{id}?historyLength=&currentGeneration=`: the v1.1 draft's long poll (§3.2.7, §11.5). */
 export function fromRestGetQuery(query: URLSearchParams, id: string) {
-  return fromWireTaskIdRequest(merge(typedQuery(query), { id }));
+  return fromWireTaskIdRequest(withPathParam(typedQuery(query), 'id', id));
 }
 
 export function fromRestHistoryLength(query: URLSearchParams): number | undefined {
@@ -110,6 +110,19 @@ export function fromRestHistoryLength(query: URLSearchParams): number | undefine
 }
 
 /** Built with `fromEntries`, which defines keys: `?__proto__=` is then a key like any other, not a setter. */
+/**
+ * The query's parameters with the path's over them. Set on the object, not merged: `Object.assign`
+ * would turn a client's `?__proto__=` into the object's prototype, where it is a parameter like any other.
+ */
+function withPathParam(
+  params: Record<string, unknown>,
+  name: string,
+  value: string,
+): Record<string, unknown> {
+  params[name] = value;
+  return params;
+}
+
 function typedQuery(query: URLSearchParams): Record<string, unknown> {
   return Object.fromEntries([...query].map(([key, raw]) => [key, typedValue(key, raw)]));
 }
