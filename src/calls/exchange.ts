@@ -48,8 +48,8 @@ export interface Refusal {
 /** How a fault record names the request it hit. */
 export type RequestSummary = Omit<ReadAs, 'kind'>;
 
-/** One event a stream delivered to the client. */
-export interface Delivered {
+/** What the judge knows of one event a stream delivered to the client. */
+export interface DeliveredFacts {
   /** Its seq; none for a snapshot or a made-up (quirk) event. */
   seq?: number;
   /** The state a status (or snapshot) showed. */
@@ -59,6 +59,17 @@ export interface Delivered {
   /** The task's generation it carried (v1.1 draft §3.2.7, with `--preview generation`). */
   generation?: number;
 }
+
+/**
+ * One event a stream delivered. A real event that showed no state and carried no generation (an
+ * artifact's chunk: most of a long stream) is kept as its seq alone, a number in the array where an
+ * object of its own took 48 bytes more.
+ */
+export type Delivered = number | DeliveredFacts;
+
+/** The facts of a delivered event, however it is kept. */
+export const factsOf = (delivered: Delivered): DeliveredFacts =>
+  typeof delivered === 'number' ? { seq: delivered } : delivered;
 
 /** How a stream ended: cleanly, with an error frame, cut by chaos, or closed by the client. */
 export type StreamEnd = 'clean' | 'error' | 'cut' | 'closed';

@@ -1,5 +1,5 @@
 /** The rule about the v1.1 draft's task generation (§3.2.7), exercised only with `--preview generation`. */
-import type { Delivered } from './observation.js';
+import { factsOf, type Delivered, type DeliveredFacts } from './observation.js';
 import { callsByTask, evidence, isStream, type Finding, type Rule } from './rule.js';
 
 export const getAfterGenerationGap: Rule = {
@@ -31,9 +31,12 @@ export const getAfterGenerationGap: Rule = {
 };
 
 /** The first two real deliveries, one after the other, whose generations are more than one apart. */
-function gapIn(delivered: readonly Delivered[]): { before: Delivered; after: Delivered } | undefined {
-  let before: Delivered | undefined;
-  for (const d of delivered) {
+function gapIn(
+  delivered: readonly Delivered[],
+): { before: DeliveredFacts; after: DeliveredFacts } | undefined {
+  let before: DeliveredFacts | undefined;
+  for (const kept of delivered) {
+    const d = factsOf(kept);
     if (d.synthetic || d.generation === undefined) continue;
     if (before && d.generation > before.generation! + 1) return { before, after: d };
     before = d;

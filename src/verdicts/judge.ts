@@ -5,10 +5,10 @@
  * Memory stays bounded: calls per client and clients are capped, the oldest going first.
  */
 import type { ClientIdentity } from '../runtime/api.js';
-import type { Observation } from './observation.js';
+import { factsOf, type Observation } from './observation.js';
 import { deadline, wallNow } from '../lib/clock.js';
 import { isPaused } from '../domain/lifecycle.js';
-import { callsByTask, isStream } from './rule.js';
+import { callsByTask, isStream, isUnknownQuirk } from './rule.js';
 import type { Evidence, Finding, Level, Outcome, RuleInput, TaskFacts } from './rule.js';
 import { RULES } from './rules.js';
 import { DEFAULT_THRESHOLDS, type VerdictThresholds } from './thresholds.js';
@@ -50,8 +50,7 @@ export const DASHBOARD_CLIENT = 'a2a-sim-dashboard';
 
 /** A stream that was cut, or that showed a made-up state: what the end of its task will judge. */
 const followedThroughFault = (call: Observation): boolean =>
-  isStream(call) &&
-  (call.ended === 'cut' || (call.delivered ?? []).some((d) => d.synthetic && d.state === 'unknown'));
+  isStream(call) && (call.ended === 'cut' || (call.delivered ?? []).some((d) => isUnknownQuirk(factsOf(d))));
 
 const MAX_CALLS_PER_CLIENT = 5_000;
 const MAX_CLIENTS = 1_000;

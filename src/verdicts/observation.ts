@@ -3,9 +3,10 @@
  * verdicts rest on. Every binding's operations are read as the same operation names, so a rule
  * holds alike for REST, JSON-RPC 1.0 and 0.3 and the gateway.
  */
-import type { Delivered, Exchange } from '../calls/exchange.js';
+import type { Delivered, DeliveredFacts, Exchange } from '../calls/exchange.js';
 
-export type { Delivered };
+export { factsOf } from '../calls/exchange.js';
+export type { Delivered, DeliveredFacts };
 
 export type Observation = Readonly<
   Pick<

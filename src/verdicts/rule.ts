@@ -1,7 +1,7 @@
 /** What a rule is, what it is given, and what it says: the shapes every rule file shares. */
 import { isTerminal } from '../domain/lifecycle.js';
 import type { TaskState } from '../domain/types.js';
-import type { Observation } from './observation.js';
+import { factsOf, type DeliveredFacts, type Observation } from './observation.js';
 import type { VerdictThresholds } from './thresholds.js';
 
 export type Level = 'MUST' | 'SHOULD';
@@ -68,18 +68,25 @@ export function callsByTask(calls: readonly Observation[]): Map<string, Observat
   return tasks;
 }
 
+/** A real event that showed a terminal state. */
+export const showsTerminal = (d: DeliveredFacts): boolean =>
+  !d.synthetic && d.state !== undefined && isTerminal(d.state);
+
+/** A made-up event that showed the `unknown` state (the unknown-state quirk). */
+export const isUnknownQuirk = (d: DeliveredFacts): boolean => d.synthetic === true && d.state === 'unknown';
+
 /** Whether the call showed the client the task's terminal state (a real one, not a quirk's). */
 export function showedTerminal(call: Observation): boolean {
   if (call.state !== undefined && isTerminal(call.state)) return true;
-  return (call.delivered ?? []).some((d) => !d.synthetic && d.state !== undefined && isTerminal(d.state));
+  return (call.delivered ?? []).some((d) => showsTerminal(factsOf(d)));
 }
 
 /** The last real state the call showed the client: its answer's, or its stream's last. */
 export function lastState(call: Observation): TaskState | undefined {
   const delivered = call.delivered ?? [];
   for (let i = delivered.length - 1; i >= 0; i--) {
-    const d = delivered[i]!;
-    if (!d.synthetic && d.state !== undefined) return d.state;
+    const { synthetic, state } = factsOf(delivered[i]!);
+    if (!synthetic && state !== undefined) return state;
   }
   return call.state;
 }

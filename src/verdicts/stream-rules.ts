@@ -3,8 +3,17 @@
  * checking the task after a refused resume, and following a task past an unknown state.
  */
 import { isTerminal } from '../domain/lifecycle.js';
-import type { Observation } from './observation.js';
-import { callsByTask, evidence, isStream, showedTerminal, type Finding, type Rule } from './rule.js';
+import { factsOf, type Observation } from './observation.js';
+import {
+  callsByTask,
+  evidence,
+  isStream,
+  isUnknownQuirk,
+  showedTerminal,
+  showsTerminal,
+  type Finding,
+  type Rule,
+} from './rule.js';
 
 export const resumeCursor: Rule = {
   id: 'resume-cursor',
@@ -77,7 +86,10 @@ export const noLostEvents: Rule = {
       finding.exercised++;
       const covered = new Set<number>();
       for (const call of streams) {
-        const seqs = call.delivered!.flatMap((d) => (d.seq === undefined || d.synthetic ? [] : [d.seq]));
+        const seqs = call.delivered!.flatMap((d) => {
+          const { seq, synthetic } = factsOf(d);
+          return seq === undefined || synthetic ? [] : [seq];
+        });
         seqs.forEach((seq) => covered.add(seq));
         // A subscription without a cursor starts with the task as it is: what came before is in it.
         if (call.kind === 'subscribe' && call.cursor === undefined && seqs.length) {
@@ -153,9 +165,7 @@ export const unknownState: Rule = {
       const call = taskCalls[at]!;
       const after = unknownIndex(call);
       const sawEnd =
-        call
-          .delivered!.slice(after + 1)
-          .some((d) => !d.synthetic && d.state !== undefined && isTerminal(d.state)) ||
+        call.delivered!.slice(after + 1).some((d) => showsTerminal(factsOf(d))) ||
         taskCalls.slice(at + 1).some(showedTerminal);
       if (!sawEnd)
         finding.failures.push(
@@ -169,14 +179,16 @@ export const unknownState: Rule = {
 const OVERLOAD = new Set(['UnavailableError', 'ResourceExhaustedError', 'ConnectionFault']);
 
 function unknownIndex(call: Observation): number {
-  return (call.delivered ?? []).findIndex((d) => d.synthetic && d.state === 'unknown');
+  return (call.delivered ?? []).findIndex((d) => isUnknownQuirk(factsOf(d)));
 }
 
 function lastDelivered(calls: readonly Observation[]): number {
   let last = 0;
   for (const call of calls) {
-    for (const d of call.delivered ?? [])
-      if (d.seq !== undefined && !d.synthetic && d.seq > last) last = d.seq;
+    for (const d of call.delivered ?? []) {
+      const { seq, synthetic } = factsOf(d);
+      if (seq !== undefined && !synthetic && seq > last) last = seq;
+    }
   }
   return last;
 }

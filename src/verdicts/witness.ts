@@ -5,7 +5,7 @@
  * how the stream ended, the error and its Retry-After) and hands the record to the judge, whose rules
  * read it. It changes nothing on the way.
  */
-import type { Exchange, Delivered, StreamEnd } from '../calls/exchange.js';
+import type { Exchange, Delivered, DeliveredFacts, StreamEnd } from '../calls/exchange.js';
 import type { OperationName } from '../calls/operations.js';
 import type { Layer } from '../calls/pipeline.js';
 import type { WireItem, WireSink, WireStream } from '../calls/wire.js';
@@ -142,18 +142,20 @@ function deliveredOf(item: WireItem): Delivered | undefined {
     case 'message':
       return undefined;
     case 'snapshot': {
-      const { generation } = item.task;
-      return { state: item.task.status.state, ...(generation !== undefined && { generation }) };
+      const facts: DeliveredFacts = { state: item.task.status.state };
+      if (item.task.generation !== undefined) facts.generation = item.task.generation;
+      return facts;
     }
     case 'event': {
-      const { event, generation } = item.event;
+      const { event, generation, seq } = item.event;
       const state = stateShownBy(event);
-      if (item.synthetic) return { synthetic: true, ...(state !== undefined && { state }) };
-      return {
-        seq: item.event.seq,
-        ...(state !== undefined && { state }),
-        ...(generation !== undefined && { generation }),
-      };
+      if (item.synthetic) return state === undefined ? { synthetic: true } : { synthetic: true, state };
+      if (state === undefined && generation === undefined) return seq;
+      // Set field by field: a literal with spread parts got a hidden class of its own each time.
+      const facts: DeliveredFacts = { seq };
+      if (state !== undefined) facts.state = state;
+      if (generation !== undefined) facts.generation = generation;
+      return facts;
     }
   }
 }

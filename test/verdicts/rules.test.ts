@@ -28,7 +28,8 @@ function judge(ruleId: string, calls: Observation[], facts = FACTS) {
   return failures.length ? 'fail' : advice.length ? 'advice' : exercised ? 'pass' : 'not exercised';
 }
 
-const seqs = (...list: number[]): Delivered[] => list.map((seq) => ({ seq }));
+// Events that showed no state, kept as the witness keeps them: their seq alone.
+const seqs = (...list: number[]): Delivered[] => list;
 const states = (...list: TaskState[]): Delivered[] => list.map((state, i) => ({ seq: i + 1, state }));
 const stream = (atMs: number, delivered: Delivered[], extra: Partial<Observation> = {}): Observation => ({
   atMs,
