@@ -82,8 +82,9 @@ export function plan<W extends Workload, Runs, Result>(
 }
 
 /**
- * Plays `play` on every server of `kinds`, `rounds` times, the servers interleaved (simulator, sdk,
- * express, node, simulator, …) so that drift on the machine hits all alike; logs each run as
+ * Plays `play` on every server of `kinds`, `rounds` times, the servers interleaved and every other
+ * round in reverse (simulator, sdk, express, node, node, express, sdk, simulator, …) so that drift
+ * on the machine hits all alike, whichever way it goes; logs each run as
  * `  <workload> <kind>: <describe(run)>`. The runs by server, only those of `kinds`.
  */
 export async function playRounds<K extends string, R>(
@@ -96,7 +97,7 @@ export async function playRounds<K extends string, R>(
 ): Promise<Partial<Record<K, R[]>>> {
   const runs: Partial<Record<K, R[]>> = {};
   for (let round = 0; round < rounds; round++) {
-    for (const kind of kinds) {
+    for (const kind of round % 2 ? [...kinds].reverse() : kinds) {
       const run = await play(kind, round);
       (runs[kind] ??= []).push(run);
       bench.log(`  ${workload} ${kind}: ${describe(run)}`);
