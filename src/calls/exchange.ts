@@ -61,8 +61,9 @@ export interface DeliveredFacts {
 }
 
 /**
- * One event a stream delivered. A real event that showed no state and carried no generation (an
- * artifact's chunk: most of a long stream) is kept as its seq alone, a number in the array where an
+ * One event a stream delivered. A real event that showed nothing the judge needs (no state, or the
+ * non-terminal state the stream showed last, and no generation: an artifact's chunk, a working
+ * task's tick, most of a long stream) is kept as its seq alone, a number in the array where an
  * object of its own took 48 bytes more.
  */
 export type Delivered = number | DeliveredFacts;

@@ -9,8 +9,8 @@ import type { Exchange, Delivered, DeliveredFacts, StreamEnd } from '../calls/ex
 import type { OperationName } from '../calls/operations.js';
 import type { Layer } from '../calls/pipeline.js';
 import type { WireItem, WireSink, WireStream } from '../calls/wire.js';
-import { stateShownBy } from '../domain/lifecycle.js';
-import type { SendResult, Task } from '../domain/types.js';
+import { isTerminal, stateShownBy } from '../domain/lifecycle.js';
+import type { SendResult, Task, TaskState } from '../domain/types.js';
 import type { Clock } from '../lib/clock.js';
 import type { Judge } from './judge.js';
 
@@ -95,6 +95,8 @@ function watched(
   clock: Clock,
 ): WireStream {
   const delivered: Delivered[] = (exchange.delivered = []);
+  /** The state of the last real event (or snapshot) kept with one. */
+  let shown: TaskState | undefined;
   if (stream.taskId !== undefined) exchange.taskId = stream.taskId;
   let counted = false;
   const finish = (ended: StreamEnd) => {
@@ -112,8 +114,9 @@ function watched(
       stream.start({
         item: (item: WireItem) => {
           if (item.kind !== 'keep-alive') exchange.sent++;
-          const seen = deliveredOf(item);
-          if (seen) {
+          const seen = deliveredOf(item, shown);
+          if (seen !== undefined) {
+            if (typeof seen !== 'number' && !seen.synthetic && seen.state !== undefined) shown = seen.state;
             if (delivered.length < MAX_DELIVERED) delivered.push(seen);
             else exchange.deliveredClipped = true;
           }
@@ -136,7 +139,13 @@ function watched(
   };
 }
 
-function deliveredOf(item: WireItem): Delivered | undefined {
+/**
+ * What the judge keeps of an item: nothing for a keep-alive or a message; a real event that shows
+ * no state, or the same state other than a terminal one as the last kept (`shown`: a tick of a
+ * working task, a chunk), and carries no generation, as its seq alone. The rules read the states a
+ * stream showed only for its last one, its terminal one and the quirks' made-up ones, which all stay.
+ */
+function deliveredOf(item: WireItem, shown: TaskState | undefined): Delivered | undefined {
   switch (item.kind) {
     case 'keep-alive':
     case 'message':
@@ -150,7 +159,8 @@ function deliveredOf(item: WireItem): Delivered | undefined {
       const { event, generation, seq } = item.event;
       const state = stateShownBy(event);
       if (item.synthetic) return state === undefined ? { synthetic: true } : { synthetic: true, state };
-      if (state === undefined && generation === undefined) return seq;
+      if (generation === undefined && (state === undefined || (state === shown && !isTerminal(state))))
+        return seq;
       // Set field by field: a literal with spread parts got a hidden class of its own each time.
       const facts: DeliveredFacts = { seq };
       if (state !== undefined) facts.state = state;
