@@ -21,6 +21,8 @@
  *   asked for, a push config, the global chaos. Argument: the push config id.
  * - `release`: gives the task's lease up if the replica holds it; logs nothing. Argument: the task
  *   id.
+ * - `forget`: removes the task's snapshot (the task left the replica's store); logs nothing.
+ *   Argument: the task id.
  */
 const WRITE_ENTRIES = `
 local replica, logSize, budget, entryBytes, leaseMs =
@@ -122,6 +124,10 @@ for i = 0, (#ARGV - 5) / 4 - 1 do
   if op == 'release' then
     if redis.call('GET', lease) == replica then redis.call('DEL', lease) end
     playing[arg] = nil
+    answer = 0
+  elseif op == 'forget' then
+    redis.call('DEL', task, events)
+    redis.call('ZREM', KEYS[6], arg)
     answer = 0
   elseif #data > entryBytes then
     answer = 'ENTRY_TOO_BIG ' .. #data .. ' bytes, over entry-bytes ' .. entryBytes

@@ -180,6 +180,20 @@ describe('a batch of entries', () => {
     expect(await requests.get(keys.lease('t2'))).toBe('b');
   });
 
+  it("removes a task's snapshot in the batch with the entries before it: forget", async () => {
+    const { keys, taskKeys, batch, requests } = await store();
+    const answers = await batch('a', [
+      [taskKeys('t1'), ['create', 'event', JSON.stringify(event('t1', 1)), 't1']],
+      [taskKeys('t2'), ['create', 'event', JSON.stringify(event('t2', 1)), 't2']],
+      [taskKeys('t1'), ['append', 'end', JSON.stringify({ kind: 'end', taskId: 't1' }), 't1']],
+      [taskKeys('t1'), ['forget', '', '', 't1']],
+    ]);
+    expect(answers).toEqual([1, 2, 3, 0]);
+    expect(await requests.exists(keys.task('t1'), keys.events('t1'))).toBe(0);
+    expect(await requests.zrange(keys.tasks, 0, -1)).toEqual(['t2']);
+    expect(await requests.llen(keys.events('t2'))).toBe(1);
+  });
+
   it("refuses what follows a task's end or release in the same batch", async () => {
     const { taskKeys, batch, requests, keys } = await store();
     const turn = (taskId: string) => JSON.stringify({ kind: 'turn', taskId, turn: { seed: 's', turn: 1 } });
