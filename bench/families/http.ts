@@ -15,8 +15,8 @@ import {
   cpuMs,
   LineWorker,
   LOAD_CORE,
+  PLAY_ORDER,
   rssBytes,
-  SERVER_KINDS,
   spawnPinned,
   startServer,
   tsxArgv,
@@ -171,7 +171,7 @@ export const httpFamily: WorkloadFamily<
     playRounds(
       bench,
       workload.name,
-      SERVER_KINDS,
+      PLAY_ORDER,
       bench.settings.rounds,
       (kind) => httpRun(workload, kind, bench),
       describe,

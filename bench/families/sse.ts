@@ -15,7 +15,7 @@
  */
 import { playRounds, type Bench, type Workload, type WorkloadFamily } from '../lib/family.js';
 import { fixed, grouped } from '../lib/format.js';
-import { byKind, SERVER_KINDS, type ServerKind } from '../lib/procs.js';
+import { byKind, PLAY_ORDER, type ServerKind } from '../lib/procs.js';
 import type { Settings } from '../lib/options.js';
 import { maxOf, medianOf, round, sumOf } from '../lib/stats.js';
 import { limitTarget, toTarget, type Target } from '../lib/targets.js';
@@ -46,8 +46,7 @@ const LIMITS = {
  * --quick leaves the comparators out: the smoke test checks the script, and three more servers per
  * SSE workload would add seconds to `npm test`.
  */
-const sseKinds = (settings: Settings): readonly ServerKind[] =>
-  settings.quick ? ['simulator'] : SERVER_KINDS;
+const sseKinds = (settings: Settings): readonly ServerKind[] => (settings.quick ? ['simulator'] : PLAY_ORDER);
 
 function describe(run: SseRun): string {
   return (

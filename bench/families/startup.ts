@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
 import { playRounds, type Bench, type Workload, type WorkloadFamily } from '../lib/family.js';
 import { fixed, grouped } from '../lib/format.js';
-import { byKind, rssBytes, SERVER_KINDS, startServer, type ServerKind } from '../lib/procs.js';
+import { byKind, PLAY_ORDER, rssBytes, startServer, type ServerKind } from '../lib/procs.js';
 import { createTask } from '../lib/requests.js';
 import { medianOf, round } from '../lib/stats.js';
 import { limitTarget } from '../lib/targets.js';
@@ -81,7 +81,7 @@ export const startupFamily: WorkloadFamily<
     playRounds(
       bench,
       workload.name,
-      SERVER_KINDS,
+      PLAY_ORDER,
       bench.settings.startupRepeats,
       (kind) => startupRun(kind, bench),
       (run) => `${fixed(run.startupMs)} ms, idle RSS ${fixed(idleRssMB(run), 1)} MB`,

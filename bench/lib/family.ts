@@ -83,7 +83,7 @@ export function plan<W extends Workload, Runs, Result>(
 
 /**
  * Plays `play` on every server of `kinds`, `rounds` times, the servers interleaved and every other
- * round in reverse (simulator, sdk, express, node, node, express, sdk, simulator, …) so that drift
+ * round in reverse (simulator, express, sdk, node, node, sdk, express, simulator, …) so that drift
  * on the machine hits all alike, whichever way it goes; logs each run as
  * `  <workload> <kind>: <describe(run)>`. The runs by server, only those of `kinds`.
  */

@@ -14,6 +14,12 @@ export const LOAD_CORE = 1;
 /** The simulator and its comparators: the @a2a-js/sdk server, bare express, bare node:http. */
 export type ServerKind = 'simulator' | 'sdk' | 'express' | 'node';
 export const SERVER_KINDS: readonly ServerKind[] = ['simulator', 'sdk', 'express', 'node'];
+/**
+ * The order the servers play a workload's round in: the simulator and express, whose ratio is the
+ * tightest target, one right after the other, so that this machine's slow spells (tens of seconds,
+ * a third of its speed) fall on both alike more often than on one.
+ */
+export const PLAY_ORDER: readonly ServerKind[] = ['simulator', 'express', 'sdk', 'node'];
 
 /** One value per server kind, in SERVER_KINDS order. */
 export function byKind<T>(make: (kind: ServerKind) => T): Record<ServerKind, T> {
