@@ -10,7 +10,7 @@ export const HELP = [
   '  --quick           every workload briefly, one round (what the smoke test runs): checks the script',
   '  --duration S      seconds per measured run (default 5)',
   '  --warmup S        seconds of load before each measured HTTP run, discarded (default 3; --quick 0)',
-  '  --rounds N        rounds per workload, servers interleaved (default 2; --quick 1)',
+  '  --rounds N        rounds per workload, servers interleaved (default 3; --quick 1)',
   '  --only NAME,...   workloads by name, or by prefix where no workload has that name: startup, rest-send-c1,',
   '                    rest-send, jsonrpc, rest-get, sse, sse-1000,',
   '                    sse-chunks, sse-append, sse-status, soak, ...',
@@ -135,7 +135,11 @@ function settingsFor({
      * (BENCHMARKS.md, run O). A run measures the rate the server keeps, after 3 s.
      */
     warmupSec: Number(warmup ?? (quick ? 0 : 3)),
-    rounds: Number(rounds ?? (quick ? 1 : 2)),
+    /**
+     * Three: the median of three drops one round that fell in one of this machine's slow spells,
+     * where the median of two is its mean with the other (BENCHMARKS.md, run O).
+     */
+    rounds: Number(rounds ?? (quick ? 1 : 3)),
     startupRepeats: quick ? 1 : 5,
     /** A fresh server for every HTTP run, except with --quick (one per kind for all of them). */
     reuseServers: quick,
