@@ -94,9 +94,7 @@ function watched(
   updated: (delivered: number) => void,
   clock: Clock,
 ): WireStream {
-  const delivered: Delivered[] = (exchange.delivered = []);
-  /** The state of the last real event (or snapshot) kept with one. */
-  let shown: TaskState | undefined;
+  const note = deliveryRecord(exchange);
   if (stream.taskId !== undefined) exchange.taskId = stream.taskId;
   let counted = false;
   const finish = (ended: StreamEnd) => {
@@ -104,7 +102,7 @@ function watched(
     exchange.ended ??= ended;
     exchange.endedAtMs = clock.now();
     // What the stream delivered counts against the judge's budget once, when it ends.
-    updated(counted ? 0 : delivered.length);
+    updated(counted ? 0 : exchange.delivered!.length);
     counted = true;
   };
   return {
@@ -114,12 +112,7 @@ function watched(
       stream.start({
         item: (item: WireItem) => {
           if (item.kind !== 'keep-alive') exchange.sent++;
-          const seen = deliveredOf(item, shown);
-          if (seen !== undefined) {
-            if (typeof seen !== 'number' && !seen.synthetic && seen.state !== undefined) shown = seen.state;
-            if (delivered.length < MAX_DELIVERED) delivered.push(seen);
-            else exchange.deliveredClipped = true;
-          }
+          note(item);
           sink.item(item);
         },
         end: (error) => {
@@ -136,6 +129,25 @@ function watched(
       finish('closed');
       stream.stop();
     },
+  };
+}
+
+/**
+ * Starts the record of what a stream delivers (`delivered`, and `deliveredClipped` past
+ * {@link MAX_DELIVERED}); answers what notes each item as it goes out.
+ */
+export function deliveryRecord(
+  record: Pick<Exchange, 'delivered' | 'deliveredClipped'>,
+): (item: WireItem) => void {
+  const delivered: Delivered[] = (record.delivered = []);
+  /** The state of the last real event (or snapshot) kept with one. */
+  let shown: TaskState | undefined;
+  return (item) => {
+    const seen = deliveredOf(item, shown);
+    if (seen === undefined) return;
+    if (typeof seen !== 'number' && !seen.synthetic && seen.state !== undefined) shown = seen.state;
+    if (delivered.length < MAX_DELIVERED) delivered.push(seen);
+    else record.deliveredClipped = true;
   };
 }
 
