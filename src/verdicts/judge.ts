@@ -58,7 +58,10 @@ const MAX_CLIENTS = 1_000;
 export const DEFAULT_VERDICT_BYTES = 32 * 1024 * 1024;
 /** What one call costs, approximately, before its stream: the record and what the rules read. */
 const CALL_BYTES = 320;
-/** What each event a stream delivered costs. */
+/**
+ * What each event a stream delivered is counted at: what one kept as its facts costs, an object and
+ * its place in the array. One kept as its seq alone costs 8 bytes; the count stays the larger.
+ */
 export const DELIVERED_BYTES = 48;
 /** What a client's record costs beside its calls: its name (two bytes a character) and the record. */
 const clientBytes = (identity: ClientIdentity) => 200 + 2 * identity.id.length;

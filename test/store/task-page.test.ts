@@ -20,16 +20,12 @@ function tasks(count: number, random: Random): (Listed & { id: string })[] {
 }
 
 /** The listing as a sort of every match would give it. */
-function reference(
-  all: Listed[],
-  query: { contextId?: string; status?: TaskState; after?: [number, number] },
-) {
-  const matches = all
+function reference(all: Listed[], query: { contextId?: string; status?: TaskState }): Listed[] {
+  return all
     .filter((t) => t.scope === ROOT_SCOPE)
     .filter((t) => query.contextId === undefined || t.contextId === query.contextId)
     .filter((t) => query.status === undefined || t.status.state === query.status)
     .sort((a, b) => b.statusTimeMs - a.statusTimeMs || b.statusOrder - a.statusOrder);
-  return matches;
 }
 
 describe('pageOf', () => {

@@ -109,7 +109,6 @@ export function fromRestHistoryLength(query: URLSearchParams): number | undefine
   return value === undefined ? undefined : (value as number);
 }
 
-/** Built with `fromEntries`, which defines keys: `?__proto__=` is then a key like any other, not a setter. */
 /**
  * The query's parameters with the path's over them. Set on the object, not merged: `Object.assign`
  * would turn a client's `?__proto__=` into the object's prototype, where it is a parameter like any other.
@@ -123,6 +122,7 @@ function withPathParam(
   return params;
 }
 
+/** Built with `fromEntries`, which defines keys: `?__proto__=` is then a key like any other, not a setter. */
 function typedQuery(query: URLSearchParams): Record<string, unknown> {
   return Object.fromEntries([...query].map(([key, raw]) => [key, typedValue(key, raw)]));
 }
