@@ -12,9 +12,10 @@
  * Taking the windows from what every stream has reached, rather than from the clock, makes "early"
  * and "late" mean the event's position in its task, not the time. The streams do not start at one
  * instant (the server opens them one after the other), so a window lasts its span of events minus
- * that spread: 200 events (2 s at 10 ms) leave room for a spread of a second. The orchestrator
- * reads the server's CPU time at each mark and divides by the events this client counted in the
- * window: server CPU per event around event 100 against around event 900.
+ * that spread: 200 events (2 s at 10 ms) leave room for a spread of a second. This client reads the
+ * server's CPU time at each mark, as it happens (the orchestrator may read two marks' lines at once
+ * on a busy machine), and the orchestrator divides by the events counted in the window: server CPU
+ * per event around event 100 against around event 900.
  *
  * Both scenarios begin with `leadEvents` status updates without a number, which keep the server
  * busy while the streams open; numbering starts after them. Also per event: lag = receive time −
@@ -22,12 +23,14 @@
  * created, the first event's `status.timestamp`), per window.
  *
  * Runs as a child process pinned to the load core; the job comes as JSON in argv[2]. Prints
- * `{"phase":"mark","mark":…}` lines as the windows open and close, then `{"phase":"done","result":…}`.
+ * `{"phase":"mark","mark":…,"cpuMs":…}` lines as the windows open and close, then
+ * `{"phase":"done","result":…}`.
  */
 import { setMaxListeners } from 'node:events';
 import { Agent } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { EventSourceMessage } from 'eventsource-parser';
+import { preciseCpuMs } from './lib/procs.js';
 import { readStream, StreamFailures } from './lib/sse-stream.js';
 import { summarize, type Summary } from './lib/stats.js';
 
@@ -50,6 +53,8 @@ export interface StreamCostJob {
   /** Give up on streams that have not completed by then. */
   timeoutMs: number;
   runId: string;
+  /** The server, whose CPU time each mark reads. */
+  serverPid: number;
 }
 
 export interface StreamCostWindow {
@@ -99,8 +104,16 @@ let opened = 0;
 let completed = 0;
 let gaps = 0;
 
+/** What a mark line says: which mark, and the server's CPU time then (ms; null if unreadable). */
+export interface StreamCostMarkLine {
+  phase: 'mark';
+  mark: StreamCostMark;
+  cpuMs: number | null;
+}
+
 function mark(name: StreamCostMark): void {
-  process.stdout.write(`${JSON.stringify({ phase: 'mark', mark: name })}\n`);
+  const line: StreamCostMarkLine = { phase: 'mark', mark: name, cpuMs: preciseCpuMs(job.serverPid) ?? null };
+  process.stdout.write(`${JSON.stringify(line)}\n`);
 }
 
 /** The event's number: `chunk k: …` (bench-append) or `tick k` (bench-status). */

@@ -6,26 +6,18 @@
  * time at each mark. The target: the simulator's CPU per event late ÷ early at most 1.10, i.e. an
  * event costs the same whatever the task's size.
  */
-import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type {
   StreamCostJob,
   StreamCostMark,
+  StreamCostMarkLine,
   StreamCostResult,
   StreamCostScenario,
 } from '../stream-cost-client.js';
 import { playRounds, type Bench, type Workload, type WorkloadFamily } from '../lib/family.js';
 import { fixed, grouped } from '../lib/format.js';
 import type { Settings } from '../lib/options.js';
-import {
-  LOAD_CORE,
-  preciseCpuMs,
-  resultOf,
-  spawnJob,
-  startServer,
-  stopChild,
-  type ServerKind,
-} from '../lib/procs.js';
+import { LOAD_CORE, resultOf, spawnJob, startServer, stopChild, type ServerKind } from '../lib/procs.js';
 import { warmStream } from '../lib/requests.js';
 import { medianOf, round, sumOf } from '../lib/stats.js';
 import { limitTarget } from '../lib/targets.js';
@@ -72,18 +64,16 @@ interface CostRun extends Omit<StreamCostResult, 'early' | 'late'> {
   lateOverEarly: number | null;
 }
 
-type Marks = Partial<Record<StreamCostMark, { cpuMs: number | undefined; at: number }>>;
+/** The server's CPU time (ms) the client read at each mark, as the mark happened. */
+type Marks = Partial<Record<StreamCostMark, number | null>>;
 
 /** The server's CPU per event in one window, from the CPU time read at its two marks. */
 function costWindow(name: 'early' | 'late', marks: Marks, result: StreamCostResult): CostWindow {
   const start = marks[`${name}-start`];
   const end = marks[`${name}-end`];
-  const { events, lagMs } = result[name];
-  const cpu =
-    start?.cpuMs !== undefined && end?.cpuMs !== undefined && end.at > start.at && events > 0
-      ? end.cpuMs - start.cpuMs
-      : undefined;
-  const wallMs = start && end ? end.at - start.at : Number.NaN;
+  const { events, lagMs, ms } = result[name];
+  const wallMs = ms ?? Number.NaN;
+  const cpu = start != null && end != null && wallMs > 0 && events > 0 ? end - start : undefined;
   return {
     events,
     cpuUsPerEvent: cpu === undefined ? null : round((cpu * 1000) / events, 1),
@@ -128,14 +118,15 @@ async function streamCostRun(
       // Past this the run is reported as it stands: a server that falls this far behind has failed.
       timeoutMs: ((LEAD_EVENTS + EVENTS) * 10 * 6) / settings.costSpeed + 10_000,
       runId: `r${roundIndex}`,
+      serverPid: server.pid,
     };
     const client = spawnJob('bench/stream-cost-client.ts', job, { core: LOAD_CORE, pin });
     const marks: Marks = {};
-    const result = await resultOf<StreamCostResult, { phase: string; mark?: StreamCostMark }>(
+    const result = await resultOf<StreamCostResult, { phase: string } & Partial<StreamCostMarkLine>>(
       client,
       'stream-cost client',
-      ({ phase, mark }) => {
-        if (phase === 'mark') marks[mark!] = { cpuMs: preciseCpuMs(server.pid), at: performance.now() };
+      ({ phase, mark, cpuMs }) => {
+        if (phase === 'mark') marks[mark!] = cpuMs ?? null;
       },
     );
     await stopChild(client);
