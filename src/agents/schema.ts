@@ -2,7 +2,7 @@
  * The agent definition format (`*.agent.yaml` / `*.agent.json`), as one zod schema: the loader
  * validates with it, and `a2a-sim schema --agent` writes `scenarios/agent.schema.json` from it.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { Json, Skill } from '../scenario/schema.js';
 
 const NAME = /^[A-Za-z0-9][\w.-]*$/;

@@ -6,7 +6,7 @@
  *
  * @example drop: { afterEvents: 3, mode: reset }   # X-Sim-Chaos: drop-after-events=3, drop-mode=reset
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { CARD_SIGNATURE_FAULTS } from '../domain/card-signature.js';
 import { Delay, Duration } from '../lib/delay.js';
 

@@ -3,7 +3,7 @@
  * from a distribution. The file shapes (zod, for scenario files and chaos profiles alike), the
  * compiled {@link DelaySpec}, and {@link sampleDelay}, which the engine, chaos and push all use.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { durationLimitError, MAX_DURATION_MS, parseDuration } from './duration.js';
 import type { Random } from './random.js';
 

@@ -2,7 +2,7 @@
  * The scenario file format, as one zod schema: the loader validates with it, TypeScript infers the
  * raw types from it, and `npm run schema` writes `scenarios/scenario.schema.json` from it for editors.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ERROR_TABLE, type A2AErrorType } from '../domain/errors.js';
 import { TASK_STATES, type JsonValue } from '../domain/types.js';
 import { Delay } from '../lib/delay.js';

@@ -6,7 +6,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
+import * as z from 'zod';
 import { PREVIEWS, type Preview } from '../domain/previews.js';
 import { formatIssue, parseWithSchema, readSource } from '../lib/yaml-file.js';
 import { RULE_IDS } from './rules.js';
