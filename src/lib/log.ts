@@ -51,19 +51,25 @@ const FLUSH_EVERY_MS = 100;
  * stderr through pino's asynchronous destination: a write never blocks the event loop (Node
  * writes to a pipe or a file synchronously), lines that come while one write is out go together in
  * the next, and a reader that stops reading loses lines past {@link MAX_QUEUED_BYTES}.
+ *
+ * Each line is handed over as bytes: queued as text, the destination appends it to the text
+ * queued before and measures that text's UTF-8 length again, a copy of up to 16 KB for every line.
  */
 function asyncStderr(): DestinationStream {
   if (stderrDestination) return stderrDestination;
   const destination = pino.destination({
     fd: 2,
     sync: false,
+    contentMode: 'buffer',
     maxLength: MAX_QUEUED_BYTES,
     minLength: LINES_BEFORE_A_WRITE,
     periodicFlush: FLUSH_EVERY_MS,
   });
   // What has not been written by then is written before the process ends.
   process.once('exit', () => destination.flushSync());
-  return (stderrDestination = destination);
+  // In buffer mode the destination takes Buffers, though its types still name only strings.
+  const writeBytes = destination.write.bind(destination) as unknown as (bytes: Buffer) => boolean;
+  return (stderrDestination = { write: (line: string) => writeBytes(Buffer.from(line)) });
 }
 
 /** One per process, shared by every simulator in it: a test run starts hundreds. */
