@@ -4,24 +4,34 @@
  * One root seed fans out into named, independent streams (`content`, `timing`, `ids`, later `chaos`),
  * so drawing more numbers from one stream never shifts another: turning chaos on changes no text and
  * no timing.
+ *
+ * Each stream is Baagøe's Alea, drawing exactly what seedrandom's `alea(seed)` draws (the tests hold
+ * it to seedrandom, number for number). Its step is kept here, in the stream's own fields: seedrandom
+ * makes every generator from closures and a Mash of its own, 700 bytes each, and a task seeds four.
  */
-import seedrandom from 'seedrandom';
-
 export class Random {
-  private generator: seedrandom.PRNG | undefined;
+  private seeded = false;
+  // Alea's state: a carry and three fractions in [0, 1).
+  private c = 1;
+  private s0 = 0.5;
+  private s1 = 0.5;
+  private s2 = 0.5;
 
   /** `state`: what `aleaState(seed)` gives, when it was worked out with other streams' (see {@link taskStreams}). */
   constructor(
     readonly seed: string,
-    private state?: AleaState,
-  ) {}
+    state?: AleaState,
+  ) {
+    if (state) this.load(state);
+  }
 
   /** Seeded on the first draw: a stream that is only forked never pays for seeding. */
-  private get prng(): seedrandom.PRNG {
-    if (this.generator) return this.generator;
-    const state = this.state ?? aleaState(this.seed);
-    this.state = undefined;
-    return (this.generator = seedrandom.alea('', { state }));
+  private load({ c, s0, s1, s2 }: AleaState): void {
+    this.c = c;
+    this.s0 = s0;
+    this.s1 = s1;
+    this.s2 = s2;
+    this.seeded = true;
   }
 
   /** An independent stream derived from this one's seed and a label. */
@@ -29,41 +39,50 @@ export class Random {
     return new Random(`${this.seed}/${label}`);
   }
 
-  /** Uniform in [0, 1). */
+  /** Uniform in [0, 1): Alea's step. */
   next(): number {
-    return this.prng();
+    if (!this.seeded) this.load(aleaState(this.seed));
+    const t = 2091639 * this.s0 + this.c * 2.3283064365386963e-10; // 2^-32
+    this.s0 = this.s1;
+    this.s1 = this.s2;
+    return (this.s2 = t - (this.c = t | 0));
   }
 
   /** Uniform integer in [min, max], both inclusive. */
   int(min: number, max: number): number {
-    return min + Math.floor(this.prng() * (max - min + 1));
+    return min + Math.floor(this.next() * (max - min + 1));
   }
 
   /** Uniform real in [min, max). */
   between(min: number, max: number): number {
-    return min + this.prng() * (max - min);
+    return min + this.next() * (max - min);
   }
 
   pick<T>(items: readonly T[]): T {
     if (items.length === 0) throw new RangeError('Failed to pick: the list is empty.');
-    return items[Math.floor(this.prng() * items.length)]!;
+    return items[Math.floor(this.next() * items.length)]!;
   }
 
   /** Standard normal draw (Box-Muller). */
   normal(mean: number, stddev: number): number {
-    const u = 1 - this.prng();
-    const v = this.prng();
+    const u = 1 - this.next();
+    const v = this.next();
     return mean + stddev * Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
   }
 
   /** Exponential draw with the given mean. */
   exponential(mean: number): number {
-    return -mean * Math.log(1 - this.prng());
+    return -mean * Math.log(1 - this.next());
   }
 
   /** A 32-bit unsigned integer, e.g. to seed another generator. */
   uint32(): number {
-    return this.prng.int32() >>> 0;
+    return this.int32() >>> 0;
+  }
+
+  /** A 32-bit signed integer, as seedrandom's `int32()`. */
+  private int32(): number {
+    return (this.next() * 0x100000000) | 0;
   }
 
   /**
@@ -72,8 +91,10 @@ export class Random {
    * one shared buffer, which becomes the string in one allocation.
    */
   uuid(): string {
-    const prng = this.prng;
-    const [a, b, c, d] = [prng.int32(), prng.int32(), prng.int32(), prng.int32()];
+    const a = this.int32();
+    const b = this.int32();
+    const c = this.int32();
+    const d = this.int32();
     writeHex(a, 0, 8);
     writeHex(b >>> 16, 9, 4);
     UUID_BYTES[14] = 0x34; // '4': the version
@@ -95,9 +116,8 @@ interface AleaState {
 
 /**
  * The state seedrandom's `alea(seed)` starts from: Baagøe's Mash over three spaces and then three
- * times over the seed, the same arithmetic. Computed here and handed to seedrandom as a saved state
- * because its own Mash keeps its running value in a closure, where V8 boxes every new double: about
- * 1.5 KB of garbage for each stream seeded, four streams for every task.
+ * times over the seed, the same arithmetic. seedrandom's own Mash keeps its running value in a
+ * closure, where V8 boxes every new double: about 1.5 KB of garbage for each stream seeded.
  */
 function aleaState(seed: string): AleaState {
   let n = mash(SPACES.after, seed);
@@ -117,19 +137,24 @@ function aleaStates(
   labels: readonly [string, string, string],
 ): [AleaState, AleaState, AleaState] {
   const afterPrefix = mash(SPACES.after, prefix);
-  const first = labels.map((label) => mash(afterPrefix, label));
-  const lanes = Float64Array.from(first);
-  mashLanes(lanes, prefix);
-  const second = labels.map((label, k) => mash(lanes[k]!, label));
-  lanes.set(second);
-  mashLanes(lanes, prefix);
-  const third = labels.map((label, k) => mash(lanes[k]!, label));
-  return [0, 1, 2].map((k) => stateOf(fraction(first[k]!), fraction(second[k]!), fraction(third[k]!))) as [
-    AleaState,
-    AleaState,
-    AleaState,
-  ];
+  for (let k = 0; k < 3; k++) {
+    LANES[k] = mash(afterPrefix, labels[k]!);
+    FRACTIONS[k] = fraction(LANES[k]!);
+  }
+  for (let pass = 1; pass < 3; pass++) {
+    mashLanes(LANES, prefix);
+    for (let k = 0; k < 3; k++) {
+      LANES[k] = mash(LANES[k]!, labels[k]!);
+      FRACTIONS[3 * pass + k] = fraction(LANES[k]!);
+    }
+  }
+  const stateAt = (k: number) => stateOf(FRACTIONS[k]!, FRACTIONS[3 + k]!, FRACTIONS[6 + k]!);
+  return [stateAt(0), stateAt(1), stateAt(2)];
 }
+
+/** {@link aleaStates}'s three running values, and the fractions of its three passes, lane by lane. */
+const LANES = new Float64Array(3);
+const FRACTIONS = new Float64Array(9);
 
 /** Alea's state after Mash gave `f0`, `f1` and `f2` for the seed. */
 function stateOf(f0: number, f1: number, f2: number): AleaState {

@@ -107,8 +107,8 @@ describe('Random', () => {
     for (const seed of seeds) {
       const ours = new Random(seed);
       const reference = seedrandom.alea(seed);
-      const drawn = Array.from({ length: 20 }, (_, k) => (k % 2 ? ours.next() : ours.uint32()));
-      const expected = Array.from({ length: 20 }, (_, k) => (k % 2 ? reference() : reference.int32() >>> 0));
+      const drawn = Array.from({ length: 200 }, (_, k) => (k % 2 ? ours.next() : ours.uint32()));
+      const expected = Array.from({ length: 200 }, (_, k) => (k % 2 ? reference() : reference.int32() >>> 0));
       expect(drawn, seed).toEqual(expected);
     }
   });
