@@ -5,7 +5,7 @@
  * Memory stays bounded: calls per client and clients are capped, the oldest going first.
  */
 import type { ClientIdentity } from '../runtime/api.js';
-import { factsOf, type Observation } from './observation.js';
+import { factsOf, type Delivered, type Observation } from './observation.js';
 import { deadline, wallNow } from '../lib/clock.js';
 import { isPaused } from '../domain/lifecycle.js';
 import { callsByTask, isStream, isUnknownQuirk } from './rule.js';
@@ -59,10 +59,19 @@ export const DEFAULT_VERDICT_BYTES = 32 * 1024 * 1024;
 /** What one call costs, approximately, before its stream: the record and what the rules read. */
 const CALL_BYTES = 320;
 /**
- * What each event a stream delivered is counted at: what one kept as its facts costs, an object and
- * its place in the array. One kept as its seq alone costs 8 bytes; the count stays the larger.
+ * What each event a stream delivered is counted at: kept as its facts, an object and its place in
+ * the array; kept as its seq alone, the place only.
  */
-export const DELIVERED_BYTES = 48;
+const DELIVERED_FACTS_BYTES = 48;
+const DELIVERED_SEQ_BYTES = 8;
+
+/** What the events a stream delivered hold, as the judge keeps them. */
+export function deliveredBytes(delivered: readonly Delivered[] | undefined): number {
+  let bytes = 0;
+  for (const item of delivered ?? [])
+    bytes += typeof item === 'number' ? DELIVERED_SEQ_BYTES : DELIVERED_FACTS_BYTES;
+  return bytes;
+}
 /** What a client's record costs beside its calls: its name (two bytes a character) and the record. */
 const clientBytes = (identity: ClientIdentity) => 200 + 2 * identity.id.length;
 /** Verdicts are worked out again for the feed at most this often (machine time, off the request path). */
@@ -138,10 +147,11 @@ export class Judge {
    * Something about a call changed (its answer, its stream): its client is judged again soon.
    * `delivered`: the events a stream that just ended delivered, now counted against the budget.
    */
-  updated(identity: ClientIdentity | undefined, delivered = 0): void {
+  updated(identity: ClientIdentity | undefined, delivered?: readonly Delivered[]): void {
     const client = identity && this.clients.get(identity.id);
     if (!client) return;
-    if (delivered > 0) this.hold(client, delivered * DELIVERED_BYTES);
+    const bytes = deliveredBytes(delivered);
+    if (bytes > 0) this.hold(client, bytes);
     this.touch(client);
   }
 
@@ -165,7 +175,7 @@ export class Judge {
   private trim(client: ClientRecord, keep: number): void {
     client.calls.splice(0, client.calls.length - keep);
     let bytes = clientBytes(client.identity);
-    for (const call of client.calls) bytes += CALL_BYTES + (call.delivered?.length ?? 0) * DELIVERED_BYTES;
+    for (const call of client.calls) bytes += CALL_BYTES + deliveredBytes(call.delivered);
     this.heldBytes += bytes - client.bytes;
     client.bytes = bytes;
   }

@@ -91,7 +91,7 @@ function showed(exchange: Exchange, task: Pick<Task, 'id' | 'status'>): void {
 function watched(
   exchange: Exchange,
   stream: WireStream,
-  updated: (delivered: number) => void,
+  updated: (delivered?: readonly Delivered[]) => void,
   clock: Clock,
 ): WireStream {
   const note = deliveryRecord(exchange);
@@ -102,7 +102,7 @@ function watched(
     exchange.ended ??= ended;
     exchange.endedAtMs = clock.now();
     // What the stream delivered counts against the judge's budget once, when it ends.
-    updated(counted ? 0 : exchange.delivered!.length);
+    updated(counted ? undefined : exchange.delivered);
     counted = true;
   };
   return {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { TaskState } from '../../src/domain/types.js';
-import { Judge } from '../../src/verdicts/judge.js';
+import { deliveredBytes, Judge } from '../../src/verdicts/judge.js';
 import type { Observation } from '../../src/verdicts/observation.js';
 import type { TaskFacts } from '../../src/verdicts/rule.js';
 
@@ -71,5 +71,24 @@ describe('what a client names itself', () => {
     }
     expect(judge.bytes).toBeLessThanOrEqual(1024 * 1024);
     expect(judge.size.clients).toBeLessThan(40);
+  });
+});
+
+describe('what a stream delivered', () => {
+  it('counts against the verdicts budget as the judge keeps it: a seq as its place, facts as an object', () => {
+    const chunks = Array.from({ length: 1000 }, (_, i) => i + 2);
+    const delivered = [
+      { seq: 1, state: 'working' as TaskState },
+      ...chunks,
+      { seq: 1002, state: 'completed' as TaskState },
+    ];
+    expect(deliveredBytes(delivered)).toBe(2 * 48 + 1000 * 8);
+    expect(deliveredBytes(undefined)).toBe(0);
+
+    const judge = new Judge({ facts: () => undefined });
+    judge.observe(CLIENT, { atMs: 0, kind: 'stream', taskId: 't1', delivered, ended: 'clean' });
+    const before = judge.bytes;
+    judge.updated(CLIENT, delivered);
+    expect(judge.bytes - before).toBe(deliveredBytes(delivered));
   });
 });
