@@ -91,7 +91,7 @@ export function decodePageToken(token: string): PageKey {
   }
   throw new A2AError(
     'InvalidParamsError',
-    `Invalid parameters: pageToken "${token}" was not issued by this server.`,
+    `Invalid parameters: pageToken "${quoted(token)}" was not issued by this server.`,
     {
       fieldViolations: [
         { field: 'pageToken', description: 'use the nextPageToken of a previous ListTasks response' },
@@ -99,3 +99,10 @@ export function decodePageToken(token: string): PageKey {
     },
   );
 }
+
+/** A token as the error quotes it: its start, so a client's megabyte of token is not sent back whole. */
+function quoted(token: string): string {
+  return token.length > QUOTED_TOKEN_CHARS ? `${token.slice(0, QUOTED_TOKEN_CHARS)}…` : token;
+}
+
+const QUOTED_TOKEN_CHARS = 64;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ROOT_SCOPE, scopeOf } from '../../src/domain/scope.js';
 import type { TaskState } from '../../src/domain/types.js';
+import { A2AError } from '../../src/domain/errors.js';
 import { pageOf, type Listed } from '../../src/store/task-page.js';
 import { Random } from '../../src/lib/random.js';
 
@@ -50,5 +51,19 @@ describe('pageOf', () => {
       } while (pageToken);
       expect(walked).toEqual(expected);
     }
+  });
+
+  it('refuses a token it did not issue, quoting only its start', () => {
+    const forged = 'x'.repeat(1024 * 1024);
+    let refused: unknown;
+    try {
+      pageOf([], ROOT_SCOPE, { pageToken: forged });
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(A2AError);
+    expect((refused as A2AError).type).toBe('InvalidParamsError');
+    expect((refused as A2AError).message).toContain(`pageToken "${'x'.repeat(64)}…"`);
+    expect((refused as A2AError).message.length).toBeLessThan(200);
   });
 });
