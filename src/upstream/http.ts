@@ -60,7 +60,7 @@ export async function requestJson(
     const text = await exchange.readText(response);
     if (!isJson(response)) {
       throw invalidAgentResponse(
-        `${url} answered HTTP ${response.status} as ${mediaType(response) || 'no media type'}, not JSON: ${clip(text)}`,
+        `${url} answered HTTP ${response.status} as ${mediaType(response) || 'no media type'}, not JSON: ${snippet(text)}`,
       );
     }
     return {
@@ -97,7 +97,7 @@ export async function requestStream(
         onJson({ status: response.status, body: parsed, retryAfter: response.headers.get('retry-after') });
       }
       throw invalidAgentResponse(
-        `${url} answered HTTP ${response.status} as ${mediaType(response) || 'no media type'}, not an event stream: ${clip(text)}`,
+        `${url} answered HTTP ${response.status} as ${mediaType(response) || 'no media type'}, not an event stream: ${snippet(text)}`,
       );
     }
     streaming = true;
@@ -273,14 +273,14 @@ function readJson(url: string, text: string, what: 'answered' | 'sent a stream e
   }
   const malformed =
     what === 'answered' ? 'answered with malformed JSON' : 'sent a stream event that is not JSON';
-  throw invalidAgentResponse(`${url} ${malformed}: ${clip(text)}`);
+  throw invalidAgentResponse(`${url} ${malformed}: ${snippet(text)}`);
 }
 
 /** What a 508 says, whichever binding's error shape it came in. */
 function loopMessage(text: string): string {
   const parsed = parseJson(text);
   const error = parsed.ok && isRecord(parsed.value) ? parsed.value['error'] : undefined;
-  return isRecord(error) && typeof error['message'] === 'string' ? error['message'] : clip(text);
+  return isRecord(error) && typeof error['message'] === 'string' ? error['message'] : snippet(text);
 }
 
 function isAgentError(error: unknown): error is A2AError {
@@ -296,7 +296,8 @@ function isJson(response: Response): boolean {
   return type === 'application/json' || type.endsWith('+json');
 }
 
-function clip(text: string): string {
+/** The start of an agent's body for an error message: white space folded, 120 characters at most. */
+function snippet(text: string): string {
   const flat = text.slice(0, 1000).replace(/\s+/g, ' ').trim();
   return flat.length > 120 ? `${flat.slice(0, 120)}…` : flat || '(empty)';
 }
