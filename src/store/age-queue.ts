@@ -19,6 +19,11 @@ export class AgeQueue {
     return this.entryOf.size;
   }
 
+  /** Entries the queue holds, live, read or stale: what it costs, at most about twice its size. */
+  get held(): number {
+    return this.keys.length;
+  }
+
   has(key: string): boolean {
     return this.entryOf.has(key);
   }
