@@ -24,7 +24,7 @@ import {
   type ServerKind,
 } from '../lib/procs.js';
 import { createTask, freshId, requestJson, withId } from '../lib/requests.js';
-import { medianOf, round, sumOf } from '../lib/stats.js';
+import { medianOf, RATIO_DIGITS, round, sumOf } from '../lib/stats.js';
 import { limitTarget, type Limit } from '../lib/targets.js';
 import { HTTP_WORKLOADS, type HttpWorkload } from './http-workloads.js';
 
@@ -141,10 +141,10 @@ function summarise(workload: HttpWorkload, runs: Partial<Record<ServerKind, Http
   });
   const ratio = (a: number | null, b: number | null) => (a !== null && b ? a / b : Number.NaN);
   const ratios = {
-    rpsSimOverSdk: round(ratio(servers.simulator.rps, servers.sdk.rps), 2),
-    rpsSimOverExpress: round(ratio(servers.simulator.rps, servers.express.rps), 2),
-    rpsSimOverNode: round(ratio(servers.simulator.rps, servers.node.rps), 2),
-    p99SimOverSdk: round(ratio(servers.simulator.p99Ms, servers.sdk.p99Ms), 2),
+    rpsSimOverSdk: round(ratio(servers.simulator.rps, servers.sdk.rps), RATIO_DIGITS),
+    rpsSimOverExpress: round(ratio(servers.simulator.rps, servers.express.rps), RATIO_DIGITS),
+    rpsSimOverNode: round(ratio(servers.simulator.rps, servers.node.rps), RATIO_DIGITS),
+    p99SimOverSdk: round(ratio(servers.simulator.p99Ms, servers.sdk.p99Ms), RATIO_DIGITS),
   };
   return {
     kind: workload.kind,

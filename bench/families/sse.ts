@@ -17,7 +17,7 @@ import { playRounds, type Bench, type Workload, type WorkloadFamily } from '../l
 import { fixed, grouped } from '../lib/format.js';
 import { byKind, PLAY_ORDER, type ServerKind } from '../lib/procs.js';
 import type { Settings } from '../lib/options.js';
-import { maxOf, medianOf, round, sumOf } from '../lib/stats.js';
+import { maxOf, medianOf, RATIO_DIGITS, round, sumOf } from '../lib/stats.js';
 import { limitTarget, toTarget, type Target } from '../lib/targets.js';
 import type { SseScenario } from '../sse-client.js';
 import { sseRun, ticksIn, type SseRun } from './sse-run.js';
@@ -108,8 +108,8 @@ function summarise(workload: SseWorkload, runs: Partial<Record<ServerKind, SseRu
   const servers: Servers = Object.fromEntries(
     sseKinds(bench.settings).map((kind) => [kind, serverSummary(runs[kind] ?? [])]),
   );
-  // Three digits: against the sdk's seconds of lag, two would round the simulator's to 0.
-  const lagRatio = (other: ServerKind) => round(lagP99(servers, 'simulator') / lagP99(servers, other), 3);
+  const lagRatio = (other: ServerKind) =>
+    round(lagP99(servers, 'simulator') / lagP99(servers, other), RATIO_DIGITS);
   const firstEventP99 = (kind: ServerKind) => servers[kind]?.firstEventP99Ms ?? Number.NaN;
   return {
     kind: workload.kind,
@@ -122,7 +122,7 @@ function summarise(workload: SseWorkload, runs: Partial<Record<ServerKind, SseRu
       lagP99SimOverSdk: lagRatio('sdk'),
       lagP99SimOverExpress: lagRatio('express'),
       lagP99SimOverNode: lagRatio('node'),
-      firstEventP99SimOverExpress: round(firstEventP99('simulator') / firstEventP99('express'), 2),
+      firstEventP99SimOverExpress: round(firstEventP99('simulator') / firstEventP99('express'), RATIO_DIGITS),
     },
   };
 }

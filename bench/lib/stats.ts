@@ -58,6 +58,12 @@ export function sumOf<T>(rounds: T[], pick: (round: T) => number | null | undefi
   return rounds.reduce((total, r) => total + (pick(r) ?? 0), 0);
 }
 
+/**
+ * Digits a ratio between servers is kept with: targets are judged on it, and two digits would make
+ * 1.2488 the 1.25 a target asks for. Tables still show two.
+ */
+export const RATIO_DIGITS = 4;
+
 /** Rounds to `digits` decimals, keeping NaN as null for JSON. */
 export function round(value: number, digits = 2): number | null {
   if (!Number.isFinite(value)) return null;
