@@ -69,11 +69,21 @@ class Chaos {
     private readonly options: ChaosOptions,
   ) {}
 
-  async serve(call: Call, next: Next): Promise<Answer> {
+  /** Not async itself: a call without chaos passes on with no promise of its own. */
+  serve(call: Call, next: Next): Promise<Answer> {
     const { operation: op, ctx } = call;
     const metadata = op.name === 'send' || op.name === 'stream' ? op.request.message.metadata : undefined;
-    const plan = this.planFor(call, () => this.scenarioOf(op, ctx), metadata);
-    if (!plan) return next(call);
+    try {
+      const plan = this.planFor(call, () => this.scenarioOf(op, ctx), metadata);
+      return plan ? this.serveWith(plan, call, next) : next(call);
+    } catch (error) {
+      // A malformed chaos header or metadata is the call's refusal, as from any layer.
+      return Promise.reject(error);
+    }
+  }
+
+  private async serveWith(plan: ChaosPlan, call: Call, next: Next): Promise<Answer> {
+    const { operation: op } = call;
     if (isStreaming(op)) {
       if (op.name === 'subscribe') this.refuseLateResume(plan, call, op.taskId);
       return this.disturb((await next(withDeliveryChaos(call, plan))) as TaskStream, plan, call);
@@ -102,10 +112,19 @@ class Chaos {
     scenario: () => Scenario | undefined,
     metadata?: JsonObject,
   ): ChaosPlan | undefined {
+    const fromMetadata = metadata?.['chaos'];
+    // Most calls: no level asks for chaos, and nothing is built to find that out.
+    if (
+      !this.options.global.level &&
+      call.chaos === undefined &&
+      fromMetadata === undefined &&
+      !this.scenariosHaveChaos()
+    )
+      return undefined;
     const levels: [string, ChaosLevel | undefined][] = [
       ['global', this.options.global.level],
       ['scenario', this.scenariosHaveChaos() ? this.scenarioLevel(scenario()) : undefined],
-      ['metadata', this.parseLevel(metadata?.['chaos'], 'message.metadata.chaos')],
+      ['metadata', this.parseLevel(fromMetadata, 'message.metadata.chaos')],
       ['header', this.parseLevel(call.chaos, 'X-Sim-Chaos')],
     ];
     let profile: RawChaosProfile = {};
