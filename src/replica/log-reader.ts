@@ -147,7 +147,9 @@ export class SharedLogReader {
         const entries = reply?.[0]?.[1] ?? [];
         let bytes = 0;
         for (const [id, fields] of entries) {
-          bytes += await this.take(id, fields);
+          const read = readEntry(fields, this.count + 1);
+          if (read.n > this.count + 1 && read.n - 1 > this.covered) await this.rebuild(read.n);
+          bytes += this.take(id, read);
           if (!this.running) return;
         }
         this.resize(entries.length, bytes);
@@ -160,21 +162,16 @@ export class SharedLogReader {
     }
   }
 
-  /** Applies one entry, first rebuilding if the entries before it are gone; answers its size. */
-  private async take(id: string, fields: string[]): Promise<number> {
-    let from = '';
-    let data = '';
-    let n = this.count + 1;
-    for (let i = 0; i + 1 < fields.length; i += 2) {
-      if (fields[i] === 'r') from = fields[i + 1]!;
-      else if (fields[i] === 'd') data = fields[i + 1]!;
-      else if (fields[i] === 'n') n = Number(fields[i + 1]);
-    }
+  /**
+   * Applies one entry, once the entries before it are applied or rebuilt from (the caller rebuilds
+   * first when they are gone); answers its size. Not async: most reads apply every entry at once.
+   */
+  private take(id: string, { from, data, n }: ReadEntry): number {
     if (n <= this.count) {
       // The count went back: Redis started again without its data, and the log with it.
       this.warn(`replica: the shared log starts again at entry ${n} (Redis lost its data)`);
       this.covered = 0;
-    } else if (n > this.count + 1 && n - 1 > this.covered) await this.rebuild(n);
+    }
     this.applied = id;
     this.count = n;
     if (!this.follower.applies(from)) return data.length;
@@ -222,6 +219,25 @@ export class SharedLogReader {
       if (!isAfter(waiter.id, this.applied)) waiter.resolve();
     }
   }
+}
+
+interface ReadEntry {
+  /** The replica that wrote it. */
+  from: string;
+  data: string;
+  /** Its count in the log; `next` when it carries none. */
+  n: number;
+}
+
+/** An entry's fields, as Redis answers them: name, value, name, value. */
+function readEntry(fields: string[], next: number): ReadEntry {
+  const read: ReadEntry = { from: '', data: '', n: next };
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    if (fields[i] === 'r') read.from = fields[i + 1]!;
+    else if (fields[i] === 'd') read.data = fields[i + 1]!;
+    else if (fields[i] === 'n') read.n = Number(fields[i + 1]);
+  }
+  return read;
 }
 
 /** Whether stream id `a` comes after `b` (`ms-seq`). */
