@@ -25,7 +25,6 @@ export class Random {
     if (state) this.load(state);
   }
 
-  /** Seeded on the first draw: a stream that is only forked never pays for seeding. */
   private load({ c, s0, s1, s2 }: AleaState): void {
     this.c = c;
     this.s0 = s0;
@@ -39,7 +38,10 @@ export class Random {
     return new Random(`${this.seed}/${label}`);
   }
 
-  /** Uniform in [0, 1): Alea's step. */
+  /**
+   * Uniform in [0, 1): Alea's step. Seeded on the first draw: a stream that is only forked never
+   * pays for seeding.
+   */
   next(): number {
     if (!this.seeded) this.load(aleaState(this.seed));
     const t = 2091639 * this.s0 + this.c * 2.3283064365386963e-10; // 2^-32
