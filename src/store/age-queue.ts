@@ -19,7 +19,10 @@ export class AgeQueue {
     return this.entryOf.size;
   }
 
-  /** Entries the queue holds, live, read or stale: what it costs, at most about twice its size. */
+  /**
+   * Entries the queue holds, live, read or stale: what it costs. At most the larger of twice its size
+   * and its size plus 1,024.
+   */
   get held(): number {
     return this.keys.length;
   }
