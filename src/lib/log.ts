@@ -5,7 +5,7 @@
  * output: stdout carries only what a command prints.
  */
 import { pino, type DestinationStream } from 'pino';
-import { wallNow } from './clock.js';
+import { wallDelay, wallNow } from './clock.js';
 
 export type LogLevel = 'silent' | 'error' | 'warn' | 'info' | 'debug';
 export const LOG_LEVELS: readonly LogLevel[] = ['silent', 'error', 'warn', 'info', 'debug'];
@@ -57,15 +57,16 @@ const FLUSH_EVERY_MS = 100;
  */
 function asyncStderr(): DestinationStream {
   if (stderrDestination) return stderrDestination;
-  const destination = pino.destination({
+  const destination = (stderrQueue = pino.destination({
     fd: 2,
     sync: false,
     contentMode: 'buffer',
     maxLength: MAX_QUEUED_BYTES,
     minLength: LINES_BEFORE_A_WRITE,
     periodicFlush: FLUSH_EVERY_MS,
-  });
-  // What has not been written by then is written before the process ends.
+  }));
+  // What has not been written by then is written before the process ends. A write still out at
+  // that point may land after it: a command that exits waits for {@link flushLog} first.
   process.once('exit', () => destination.flushSync());
   // In buffer mode the destination takes Buffers, though its types still name only strings.
   const writeBytes = destination.write.bind(destination) as unknown as (bytes: Buffer) => boolean;
@@ -74,6 +75,23 @@ function asyncStderr(): DestinationStream {
 
 /** One per process, shared by every simulator in it: a test run starts hundreds. */
 let stderrDestination: DestinationStream | undefined;
+let stderrQueue: ReturnType<typeof pino.destination> | undefined;
+
+/** How long an exiting command waits for its log lines to be written: a reader may have stopped. */
+const FLUSH_WAIT_MS = 1_000;
+
+/**
+ * Resolves once the lines queued for stderr are written (or after {@link FLUSH_WAIT_MS}): a command
+ * calls it before `process.exit`, so that the last lines neither overtake a write still out nor go
+ * missing with it.
+ */
+export function flushLog(): Promise<void> {
+  const queue = stderrQueue;
+  if (!queue) return Promise.resolve();
+  // The callback's error is fsync's on a pipe or a terminal: the lines were written all the same.
+  const written = new Promise<void>((resolve) => queue.flush(() => resolve()));
+  return Promise.race([written, wallDelay(FLUSH_WAIT_MS)]);
+}
 
 export function createLogger({ level, format = defaultLogFormat(), write }: LoggerOptions): Logger {
   const lines = write ?? ((line: string) => process.stderr.write(`${line}\n`));

@@ -8,6 +8,7 @@ import { constants } from 'node:os';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { COMMANDS, EXAMPLES } from '../../config/commands.js';
 import { formatDuration } from '../../lib/duration.js';
+import { flushLog } from '../../lib/log.js';
 import { runClientCommand, type ClientExit } from '../client-command.js';
 import { openExam } from '../exam-session.js';
 import { examReport, junitXml, verdictTable } from '../../verdicts/report.js';
@@ -82,6 +83,7 @@ export const examCommand: CommandModule<object, ExamArgs> = {
     process.stdout.write(failures.length ? `exam failed: ${failures.join('; ')}\n` : 'exam passed\n');
     // Stopped by a signal, the exit code says which, as a shell's does (130 for SIGINT).
     const { interrupted } = outcome;
+    await flushLog();
     process.exit(interrupted ? 128 + constants.signals[interrupted] : failures.length ? 1 : 0);
   },
 };

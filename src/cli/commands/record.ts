@@ -7,6 +7,7 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { COMMANDS, EXAMPLES } from '../../config/commands.js';
 import { createSimulator, VERSION, type RecordingResult } from '../../index.js';
 import { runClientCommand } from '../client-command.js';
+import { flushLog } from '../../lib/log.js';
 import { checkServerArgs, simulatorOptions, withOptions } from '../options.js';
 
 const recordOptions = <T>(yargs: Argv<T>) =>
@@ -53,13 +54,20 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
       const result = await sim.recording!.stop();
       report(result);
       await sim.close();
+      await flushLog();
       process.exit(code);
     };
     // Stopped through the admin route: its answer goes out first, then the command ends.
     sim.recording!.onStop((result) => {
       if (finishing) return;
       report(result);
-      setImmediate(() => void sim.close().then(() => process.exit(0)));
+      setImmediate(
+        () =>
+          void sim
+            .close()
+            .then(flushLog)
+            .then(() => process.exit(0)),
+      );
     });
     // The recording ends with the client, and the run with its exit code.
     if (command.length) return void runClientCommand(sim, command).then(({ code }) => finish(code));

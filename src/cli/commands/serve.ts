@@ -2,6 +2,7 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { COMMANDS, EXAMPLES } from '../../config/commands.js';
 import { createSimulator, VERSION } from '../../index.js';
+import { flushLog } from '../../lib/log.js';
 import { checkServerArgs, simulatorOptions, withOptions } from '../options.js';
 
 const serveOptions = <T>(yargs: Argv<T>) => withOptions(yargs, COMMANDS.serve).check(checkServerArgs);
@@ -63,7 +64,10 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       ].join('\n'),
     );
     const shutdown = () => {
-      void sim.close().then(() => process.exit(0));
+      void sim
+        .close()
+        .then(flushLog)
+        .then(() => process.exit(0));
     };
     process.once('SIGINT', shutdown);
     process.once('SIGTERM', shutdown);
