@@ -4,6 +4,7 @@
  * real agent's card that plays them. What could be a secret is never written: requests' headers are
  * not recorded at all, and metadata keys named by `redact` or named like credentials are dropped.
  */
+import { excerpt } from '../lib/excerpt.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify, YAMLSeq } from 'yaml';
@@ -192,7 +193,7 @@ function cleanMetadata(metadata: JsonObject | undefined, redact: readonly string
 
 function scenarioDocument(scenario: Recorded, options: WriteOptions): Record<string, unknown> {
   const said = textOf(scenario.first).trim().replace(/\s+/g, ' ');
-  const quoted = said.length > 60 ? `${said.slice(0, 60)}…` : said;
+  const quoted = excerpt(said, 60);
   const doc: Record<string, unknown> = {
     description: `Recorded: what ${options.source.card?.name ?? options.source.name ?? 'the agent'} answered to "${quoted || scenario.first.messageId}".`,
     match: [scenario.rule],

@@ -4,6 +4,7 @@
  * the cursor in a heap, not by sorting them all: a listing of 10,000 tasks sorted them and parsed
  * every status timestamp again, 3.3 ms of the event loop a call.
  */
+import { excerpt } from '../lib/excerpt.js';
 import { A2AError } from '../domain/errors.js';
 import type { Scope } from '../domain/scope.js';
 import type { ListTasksQuery, TaskStatus } from '../domain/types.js';
@@ -91,7 +92,7 @@ export function decodePageToken(token: string): PageKey {
   }
   throw new A2AError(
     'InvalidParamsError',
-    `Invalid parameters: pageToken "${quoted(token)}" was not issued by this server.`,
+    `Invalid parameters: pageToken "${excerpt(token, QUOTED_TOKEN_CHARS)}" was not issued by this server.`,
     {
       fieldViolations: [
         { field: 'pageToken', description: 'use the nextPageToken of a previous ListTasks response' },
@@ -100,9 +101,5 @@ export function decodePageToken(token: string): PageKey {
   );
 }
 
-/** A token as the error quotes it: its start, so a client's megabyte of token is not sent back whole. */
-function quoted(token: string): string {
-  return token.length > QUOTED_TOKEN_CHARS ? `${token.slice(0, QUOTED_TOKEN_CHARS)}…` : token;
-}
-
+/** How much of a token the error quotes: a client's megabyte of token is not sent back whole. */
 const QUOTED_TOKEN_CHARS = 64;

@@ -6,6 +6,7 @@
  * carries on. Every call is one AbortController: the timeout, the caller's signal and the limits
  * all end it the same way, headers or body, so nothing is left reading.
  */
+import { excerpt } from '../lib/excerpt.js';
 import { parseJson } from '../bindings/shared/http.js';
 import type { A2AError } from '../domain/errors.js';
 import type { Clock, Timer } from '../lib/clock.js';
@@ -299,7 +300,7 @@ function isJson(response: Response): boolean {
 /** The start of an agent's body for an error message: white space folded, 120 characters at most. */
 function snippet(text: string): string {
   const flat = text.slice(0, 1000).replace(/\s+/g, ' ').trim();
-  return flat.length > 120 ? `${flat.slice(0, 120)}…` : flat || '(empty)';
+  return excerpt(flat, 120) || '(empty)';
 }
 
 function causeOf(error: unknown): string {

@@ -3,6 +3,7 @@
  * about all its mistakes at once (`google.rpc.BadRequest`), not the first one.
  * Accepts snake_case spellings of camelCase fields, as ProtoJSON parsers must.
  */
+import { excerpt } from '../../lib/excerpt.js';
 import { invalidParams, type FieldViolation } from '../../domain/errors.js';
 import type { JsonObject } from '../../domain/types.js';
 
@@ -119,7 +120,7 @@ export function join(path: string, key: string | number): string {
 export function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === 'string') return JSON.stringify(excerpt(value, 40));
   if (typeof value === 'object') return 'an object';
   return String(value);
 }
