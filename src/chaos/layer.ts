@@ -112,20 +112,17 @@ class Chaos {
     scenario: () => Scenario | undefined,
     metadata?: JsonObject,
   ): ChaosPlan | undefined {
-    const fromMetadata = metadata?.['chaos'];
-    // Most calls: no level asks for chaos, and nothing is built to find that out.
-    if (
-      !this.options.global.level &&
-      call.chaos === undefined &&
-      fromMetadata === undefined &&
-      !this.scenariosHaveChaos()
-    )
-      return undefined;
+    const global = this.options.global.level;
+    const fromScenario = this.scenariosHaveChaos() ? this.scenarioLevel(scenario()) : undefined;
+    const fromMetadata = this.parseLevel(metadata?.['chaos'], 'message.metadata.chaos');
+    const fromHeader = this.parseLevel(call.chaos, 'X-Sim-Chaos');
+    // Most calls: no level asks for chaos, and nothing more is built to find that out.
+    if (!global && !fromScenario && !fromMetadata && !fromHeader) return undefined;
     const levels: [string, ChaosLevel | undefined][] = [
-      ['global', this.options.global.level],
-      ['scenario', this.scenariosHaveChaos() ? this.scenarioLevel(scenario()) : undefined],
-      ['metadata', this.parseLevel(fromMetadata, 'message.metadata.chaos')],
-      ['header', this.parseLevel(call.chaos, 'X-Sim-Chaos')],
+      ['global', global],
+      ['scenario', fromScenario],
+      ['metadata', fromMetadata],
+      ['header', fromHeader],
     ];
     let profile: RawChaosProfile = {};
     let names: string[] = [];

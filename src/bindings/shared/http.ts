@@ -174,7 +174,8 @@ export function declaredVersion(
   query: URLSearchParams | undefined,
 ): string | undefined {
   const raw = (req.headers['a2a-version'] as string | undefined) ?? query?.get('A2A-Version') ?? undefined;
-  if (raw === '1.0' || raw === '0.3') return raw;
+  // As the simulator writes them, as most clients do: no parsing.
+  if (raw !== undefined && SUPPORTED_VERSIONS.includes(raw)) return raw;
   if (raw === undefined || raw.trim() === '') return undefined;
   const match = /^\s*(\d+)\.(\d+)(?:\.\d+)?\s*$/.exec(raw);
   const version = match ? `${Number(match[1])}.${Number(match[2])}` : raw.trim();
