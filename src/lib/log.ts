@@ -5,7 +5,7 @@
  * output: stdout carries only what a command prints.
  */
 import { pino, type DestinationStream } from 'pino';
-import { wallDelay, wallNow } from './clock.js';
+import { deadline, wallDelay, wallNow } from './clock.js';
 
 export type LogLevel = 'silent' | 'error' | 'warn' | 'info' | 'debug';
 export const LOG_LEVELS: readonly LogLevel[] = ['silent', 'error', 'warn', 'info', 'debug'];
@@ -41,11 +41,12 @@ export function defaultLogFormat(): LogFormat {
 /** A reader that stops reading stderr costs lines past this much queued output, never memory. */
 const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
 /**
- * Lines are written together once this much is queued, or every {@link FLUSH_EVERY_MS} (a line a
- * request, one write each, cost a busy simulator a tenth of its sends).
+ * Lines are written together once this much is queued, or {@link FLUSH_AFTER_MS} after the first
+ * line queued since the last flush (a line a request, one write each, cost a busy simulator a tenth
+ * of its sends).
  */
 const LINES_BEFORE_A_WRITE = 4096;
-const FLUSH_EVERY_MS = 100;
+const FLUSH_AFTER_MS = 100;
 
 /**
  * stderr through pino's asynchronous destination: a write never blocks the event loop (Node
@@ -63,14 +64,29 @@ function asyncStderr(): DestinationStream {
     contentMode: 'buffer',
     maxLength: MAX_QUEUED_BYTES,
     minLength: LINES_BEFORE_A_WRITE,
-    periodicFlush: FLUSH_EVERY_MS,
   }));
   // What has not been written by then is written before the process ends. A write still out at
   // that point may land after it: a command that exits waits for {@link flushLog} first.
   process.once('exit', () => destination.flushSync());
   // In buffer mode the destination takes Buffers, though its types still name only strings.
   const writeBytes = destination.write.bind(destination) as unknown as (bytes: Buffer) => boolean;
-  return (stderrDestination = { write: (line: string) => writeBytes(Buffer.from(line)) });
+  // A flush armed by a line rather than the destination's periodic one: that one writes an empty
+  // buffer through the thread pool ten times a second when there is nothing to write, so an idle
+  // simulator never slept.
+  let flushArmed = false;
+  const flush = () => {
+    flushArmed = false;
+    destination.flush();
+  };
+  return (stderrDestination = {
+    write: (line: string) => {
+      if (!flushArmed) {
+        flushArmed = true;
+        deadline(FLUSH_AFTER_MS, flush);
+      }
+      return writeBytes(Buffer.from(line));
+    },
+  });
 }
 
 /** One per process, shared by every simulator in it: a test run starts hundreds. */
