@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { httpFamily } from './families/http.js';
 import { replicasFamily } from './families/replicas.js';
 import { retainedFamily } from './families/retained.js';
+import { roundTripFamily } from './families/round-trip.js';
 import { soakFamily } from './families/soak.js';
 import { soakHostileFamily } from './families/soak-hostile.js';
 import { sseFamily } from './families/sse.js';
@@ -50,6 +51,7 @@ const soakHostile = plan(soakHostileFamily, options);
 const planned = [
   ...plan(startupFamily, options),
   ...plan(httpFamily, options),
+  ...plan(roundTripFamily, options),
   ...plan(retainedFamily, options),
   ...plan(sseFamily, options),
   ...plan(streamCostFamily, options),

@@ -12,7 +12,7 @@ export const HELP = [
   '  --warmup S        seconds of load before each measured HTTP run, discarded (default 3; --quick 0)',
   '  --rounds N        rounds per workload, servers interleaved (default 3; --quick 1)',
   '  --only NAME,...   workloads by name, or by prefix where no workload has that name: startup, rest-send-c1,',
-  '                    rest-send, jsonrpc, rest-get, sse, sse-1000,',
+  '                    rest-send, jsonrpc, rest-get, round-trip, sse, sse-1000,',
   '                    sse-chunks, sse-append, sse-status, soak, ...',
   '  --sse-5000        also 5000 concurrent streams (sse-5000 of bench-ticks, sse-chunks-5000 of bench-chunks)',
   '  --soak            a virtual day of mixed traffic, RSS sampled after gc() (~1 min; --quick: a virtual hour);',

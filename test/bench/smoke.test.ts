@@ -43,13 +43,15 @@ function runQuickBench(
 
 /**
  * A workload of each family and shape: a REST send and a JSON-RPC one (the v0.3 dialect's body),
- * each SSE scenario of the stream families, the replicas, and the heap a send leaves. The others
- * differ from one of these by their numbers (connections, streams) or a request body only.
+ * each SSE scenario of the stream families, the replicas, the heap a send leaves and the machine's
+ * round trips. The others differ from one of these by their numbers (connections, streams) or a
+ * request body only.
  */
 const WORKLOADS = [
   'startup',
   'rest-send-distinct-c64',
   'jsonrpc-v03-send-c64',
+  'round-trip',
   'sse-100',
   'sse-chunks-1000',
   'sse-append',
@@ -119,6 +121,14 @@ describe('npm run bench -- --quick', () => {
       } else if (workload.kind === 'retained') {
         expect(positive(workload.bytesPerSend), `${name}: heap per send`).toBe(true);
         expect((workload.byKind as Obj[]).length, `${name}: kinds of object`).toBeGreaterThan(0);
+      } else if (workload.kind === 'round-trip') {
+        // The machine's round trips, the server spinning 0, 100 and 200 µs: each at least its spin.
+        const points = workload.points as Obj[];
+        expect(points.map((p) => p.spinUs)).toEqual([0, 100, 200]);
+        for (const point of points) {
+          expect(positive(point.roundTrips), `${name}: round trips`).toBe(true);
+          expect(point.roundTripUs as number, `${name}: round trip`).toBeGreaterThan(point.spinUs as number);
+        }
       } else if (workload.kind === 'stream-cost') {
         // --quick plays these on the simulator only.
         const sim = (workload.servers as Record<string, Obj>).simulator!;
@@ -132,7 +142,11 @@ describe('npm run bench -- --quick', () => {
 
     // Every target is evaluated (met or not: a quick run says nothing about that). Those against
     // express of sse-chunks-1000 are left out: --quick plays the SSE workloads on the simulator only.
-    expect(report.targets.length).toBeGreaterThan(WORKLOADS.length);
+    // The diagnostics (the distinct texts, the heap a send leaves, the round trips) and the replicas
+    // have none.
+    expect(new Set(report.targets.map((t) => t.workload))).toEqual(
+      new Set(['startup', 'jsonrpc-v03-send-c64', 'sse-chunks-1000', 'sse-append']),
+    );
     expect(
       report.targets.filter((t) => t.stretch).length,
       'stretch targets of the send workloads',
