@@ -73,12 +73,14 @@ export class TaskSeeds {
       JSON.stringify([scope.key, message.contextId ?? '', message.parts]),
       'base64url',
     ).slice(0, 16);
-    return `${this.rootSeed}/${scenarioId}/${digest}`;
+    return [this.rootSeed, scenarioId, digest].join('/');
   }
 }
 
 function seedOf(base: string, occurrence: number): TaskSeed {
-  const seed = `${base}#${occurrence}`;
+  // Joined, not concatenated: a concatenation is a tree of strings (V8's cons strings), and a seed
+  // and a request's base are kept as long as their task and count are, one string each this way.
+  const seed = [base, occurrence].join('#');
   const ids = new Random(seed).fork('task');
   return { seed, ids, taskId: ids.uuid() };
 }
