@@ -97,7 +97,7 @@ export interface JournalEntry extends Place {
   /** The answer as sent (a bounded copy); absent for a call that did not come over HTTP/1. */
   answer?: AnswerEntry;
   /** The `n` of each chaos fault applied to this request. */
-  faults: number[];
+  faults: readonly number[];
   /** The replica that recorded it, when another replica of a shared store did (its numbers are its own). */
   replica?: string;
   /** The W3C trace it belongs to: its `traceparent`'s, and its own span when spans are exported. */
@@ -168,7 +168,7 @@ export class Exchange {
     if (streamed !== undefined) exchange.streamed = streamed;
     if (durationMs !== undefined) exchange.durationMs = durationMs;
     if (entry.trace !== undefined) exchange.trace = entry.trace;
-    exchange.faults.push(...entry.faults);
+    if (entry.faults.length > 0) exchange.faults = [...entry.faults];
     return exchange;
   }
 
@@ -199,8 +199,8 @@ export class Exchange {
   status?: number;
   streamed?: boolean;
   durationMs?: number;
-  /** The `n` of each chaos fault applied to this request. */
-  readonly faults: number[] = [];
+  /** The `n` of each chaos fault applied to this request: most have none, and share one empty list. */
+  faults: readonly number[] = NO_FAULTS;
   /** The replica that recorded it, when another replica of a shared store did. */
   replica?: string;
   /** What the journal counted for it against its byte budget. */
@@ -220,6 +220,11 @@ export class Exchange {
     const trace = traceContextOf(arrival.headers);
     if (trace) this.trace = trace;
     this.onStream = onStream;
+  }
+
+  /** Chaos applied fault `n` (its record's) to this request. */
+  faulted(n: number): void {
+    this.faults = [...this.faults, n];
   }
 
   /** A binding read the request as this call. */
@@ -333,6 +338,8 @@ export class Exchange {
     return entry;
   }
 }
+
+const NO_FAULTS: readonly number[] = Object.freeze([]);
 
 /** What an exchange costs beside its request's copies, approximately. */
 const EXCHANGE_BYTES = 400;

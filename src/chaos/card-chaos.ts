@@ -57,7 +57,7 @@ export function cardSignatureFault(
     profile: names.join('+'),
     ...(request && { request }),
   });
-  exchange.faults.push(recorded.n);
+  exchange.faulted(recorded.n);
   return fault;
 }
 

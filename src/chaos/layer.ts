@@ -276,7 +276,7 @@ class Chaos {
       ...fault,
       ...(request && { request }),
     });
-    exchange.faults.push(recorded.n);
+    exchange.faulted(recorded.n);
     if (fault.kind === 'drop') {
       exchange.ended ??= 'cut';
       exchange.cutBy ??= recorded.n;
