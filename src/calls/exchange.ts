@@ -168,7 +168,7 @@ export class Exchange {
     if (streamed !== undefined) exchange.streamed = streamed;
     if (durationMs !== undefined) exchange.durationMs = durationMs;
     if (entry.trace !== undefined) exchange.trace = entry.trace;
-    if (entry.faults.length > 0) exchange.faults = [...entry.faults];
+    for (const n of entry.faults) exchange.faulted(n);
     return exchange;
   }
 
@@ -200,7 +200,10 @@ export class Exchange {
   streamed?: boolean;
   durationMs?: number;
   /** The `n` of each chaos fault applied to this request: most have none, and share one empty list. */
-  faults: readonly number[] = NO_FAULTS;
+  get faults(): readonly number[] {
+    return this.faultNs ?? NO_FAULTS;
+  }
+  private faultNs: number[] | undefined;
   /** The replica that recorded it, when another replica of a shared store did. */
   replica?: string;
   /** What the journal counted for it against its byte budget. */
@@ -224,7 +227,7 @@ export class Exchange {
 
   /** Chaos applied fault `n` (its record's) to this request. */
   faulted(n: number): void {
-    this.faults = [...this.faults, n];
+    (this.faultNs ??= []).push(n);
   }
 
   /** A binding read the request as this call. */

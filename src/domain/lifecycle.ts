@@ -163,11 +163,8 @@ export class LiveTask {
   }
 }
 
-/**
- * Shared by every task without artifacts yet, never added to (frozen): the first artifact replaces
- * it. A task is created with it too: one empty list less kept for each task.
- */
-export const NO_ARTIFACTS = Object.freeze([]) as unknown as Artifact[];
+/** Shared by every task without artifacts yet, never added to: the first artifact replaces it. */
+const NO_ARTIFACTS: Artifact[] = [];
 
 /** A copy of the artifact with a parts list of its own, field by field (see lib/objects.ts). */
 function ownedCopy(artifact: Artifact): Artifact {

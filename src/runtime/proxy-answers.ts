@@ -4,7 +4,6 @@
  * when the relay can no longer follow the agent.
  */
 import { A2AError } from '../domain/errors.js';
-import { NO_ARTIFACTS } from '../domain/lifecycle.js';
 import type { Message, Task } from '../domain/types.js';
 import { merge } from '../lib/objects.js';
 import { isoTime } from '../lib/iso-time.js';
@@ -60,7 +59,7 @@ export function openingTask(
     id: first.taskId,
     contextId: first.contextId,
     status: { state: 'submitted', timestamp: isoTime(nowMs) },
-    artifacts: NO_ARTIFACTS,
+    artifacts: [],
     history: [merge(message, { taskId: first.taskId, contextId: first.contextId })],
   };
 }

@@ -5,7 +5,7 @@
  * the journal, the feed and chaos (which wraps this service) treat it as a scripted one.
  */
 import { A2AError, invalidParams } from '../domain/errors.js';
-import { isInterrupted, isPaused, NO_ARTIFACTS } from '../domain/lifecycle.js';
+import { isInterrupted, isPaused } from '../domain/lifecycle.js';
 import type {
   ListTasksPage,
   ListTasksQuery,
@@ -239,7 +239,7 @@ export class ProxyService implements TaskService {
         ? {
             ...answered,
             status: { state: 'submitted' as const, timestamp: answered.status.timestamp },
-            artifacts: NO_ARTIFACTS,
+            artifacts: [],
           }
         : answered;
     if (this.options.store.has(task.id)) {

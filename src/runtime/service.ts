@@ -4,7 +4,7 @@
  * enforced here, once, for every wire.
  */
 import { A2AError, invalidParams, taskNotFound } from '../domain/errors.js';
-import { isTerminal, NO_ARTIFACTS } from '../domain/lifecycle.js';
+import { isTerminal } from '../domain/lifecycle.js';
 import { messageBytes } from '../domain/size.js';
 import {
   metadataOf,
@@ -329,7 +329,7 @@ export class SimService implements TaskService {
       id: taskId,
       contextId,
       status: { state: 'submitted', timestamp: isoTime(now) },
-      artifacts: NO_ARTIFACTS,
+      artifacts: [],
       history: [userMessage],
     };
     const record = this.options.store.create(task, ctx.scope, scenario.id, now);

@@ -185,6 +185,20 @@ describe('faults, errors and streams', () => {
     });
   });
 
+  it('a stream hit by many faults lists each one, in the order chaos applied them', async () => {
+    const reader = await t.drive(
+      postSse(`${t.url}/message:stream`, v1Send(WEATHER, { messageId: 'jf-3' }), {
+        'X-Sim-Chaos': 'duplicate-probability=1',
+      }),
+    );
+    const events = await t.drive(reader.rest());
+    const taskId = events[0]!.json.task.id;
+    const applied = (await admin(t, 'GET', `/faults?taskId=${taskId}`)).body.faults as { n: number }[];
+    expect(applied.length).toBeGreaterThan(2);
+    const [entry] = await requests(t, `?taskId=${taskId}`);
+    expect(entry!.faults).toEqual(applied.map((f) => f.n));
+  });
+
   it('an error answer is recorded with its status and the task it named', async () => {
     const answer = await getJson(t, '/tasks/no-such-task');
     expect(answer.status).toBe(404);
