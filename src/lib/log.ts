@@ -46,9 +46,9 @@ const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
  * of its sends). A write hands the bytes to libuv's thread pool, whose thread takes the server's
  * core for the write: at 4 KB a busy simulator paid that handover every 17 lines.
  */
-const LINES_BEFORE_A_WRITE = 32 * 1024;
-/** What one write takes at most: a pipe's whole buffer. */
-const MOST_A_WRITE = 64 * 1024;
+const BYTES_BEFORE_A_WRITE = 32 * 1024;
+/** Bytes one write takes at most: a pipe's whole buffer. */
+const MOST_BYTES_A_WRITE = 64 * 1024;
 const FLUSH_AFTER_MS = 100;
 
 /**
@@ -66,8 +66,8 @@ function asyncStderr(): DestinationStream {
     sync: false,
     contentMode: 'buffer',
     maxLength: MAX_QUEUED_BYTES,
-    minLength: LINES_BEFORE_A_WRITE,
-    maxWrite: MOST_A_WRITE,
+    minLength: BYTES_BEFORE_A_WRITE,
+    maxWrite: MOST_BYTES_A_WRITE,
   }));
   // What has not been written by then is written before the process ends. A write still out at
   // that point may land after it: a command that exits waits for {@link flushLog} first.
