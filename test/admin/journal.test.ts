@@ -166,14 +166,17 @@ describe('faults, errors and streams', () => {
     });
   });
 
-  it('a stream: streamed, its task, and a drop applied mid-stream', async () => {
+  /** Reads a weather stream to its end under the chaos given, and answers its task's id. */
+  async function streamUnderChaos(messageId: string, chaos: string): Promise<string> {
     const reader = await t.drive(
-      postSse(`${t.url}/message:stream`, v1Send(WEATHER, { messageId: 'jf-2' }), {
-        'X-Sim-Chaos': 'drop-after-events=2',
-      }),
+      postSse(`${t.url}/message:stream`, v1Send(WEATHER, { messageId }), { 'X-Sim-Chaos': chaos }),
     );
     const events = await t.drive(reader.rest());
-    const taskId = events[0]!.json.task.id;
+    return events[0]!.json.task.id;
+  }
+
+  it('a stream: streamed, its task, and a drop applied mid-stream', async () => {
+    const taskId = await streamUnderChaos('jf-2', 'drop-after-events=2');
     const drop = (await admin(t, 'GET', `/faults?kind=drop&taskId=${taskId}`)).body.faults[0];
     const [entry, ...others] = await requests(t, `?taskId=${taskId}`);
     expect(others).toEqual([]);
@@ -186,13 +189,7 @@ describe('faults, errors and streams', () => {
   });
 
   it('a stream hit by many faults lists each one, in the order chaos applied them', async () => {
-    const reader = await t.drive(
-      postSse(`${t.url}/message:stream`, v1Send(WEATHER, { messageId: 'jf-3' }), {
-        'X-Sim-Chaos': 'duplicate-probability=1',
-      }),
-    );
-    const events = await t.drive(reader.rest());
-    const taskId = events[0]!.json.task.id;
+    const taskId = await streamUnderChaos('jf-3', 'duplicate-probability=1');
     const applied = (await admin(t, 'GET', `/faults?taskId=${taskId}`)).body.faults as { n: number }[];
     expect(applied.length).toBeGreaterThan(2);
     const [entry] = await requests(t, `?taskId=${taskId}`);
