@@ -1,12 +1,13 @@
 /**
  * What the dashboard's browser tests share: Chromium (required under `.ci/run`, skipped with the
  * reason elsewhere), the wait for something to show, pages that fail the test on a script error,
- * and where screenshots go.
+ * a send from the talk panel that the virtual clock can then play, and where screenshots go.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import type { TestSim } from '../helpers/sim.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 /** `.ci/run` sets it: there a missing browser fails these tests instead of skipping them. */
@@ -44,6 +45,19 @@ export async function openPage(browser: Browser, url: string, errors: Error[], h
 /** The task list's row of `taskId`, in `state` if given. */
 export const row = (page: Page, taskId: string, state?: string) =>
   page.locator(`[data-testid="task-row"][data-task-id="${taskId}"]${state ? `[data-state="${state}"]` : ''}`);
+
+/**
+ * Types `text` into the panel and sends it; resolves once the simulator has the request and its
+ * scenario has scheduled its next step on the virtual clock, so moving the clock then plays it.
+ */
+export async function say(page: Page, t: TestSim, text: string): Promise<void> {
+  const requests = t.sim.journal.list().length;
+  const timers = t.clock.pending;
+  await page.getByLabel('Message').fill(text);
+  await page.getByTestId('talk-send').click();
+  await expect.poll(() => t.sim.journal.list().length).toBeGreaterThan(requests);
+  await expect.poll(() => t.clock.pending).toBeGreaterThan(timers);
+}
 
 /** Saves a full-page screenshot under test-results/ (kept by CI runs as an artifact). */
 export async function screenshot(page: Page, name: string): Promise<void> {

@@ -6,7 +6,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { describeInBrowser, openPage, row, screenshot, SHOWN } from './browser.js';
+import { describeInBrowser, openPage, row, say, screenshot, SHOWN } from './browser.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
 import { postSse } from '../helpers/sse.js';
 import { chaosHeader, v1Send } from '../helpers/wire.js';
@@ -20,19 +20,6 @@ async function openDashboard(browser: Browser, t: TestSim, errors: Error[]): Pro
   const page = await openPage(browser, `${t.url}/_sim/`, errors, 1000);
   await page.getByTestId('feed-status').and(page.locator('[data-mode="live"]')).waitFor(SHOWN);
   return page;
-}
-
-/**
- * Types `text` into the panel and sends it; resolves once the simulator has the request and its
- * scenario has scheduled its next step on the virtual clock, so moving the clock then plays it.
- */
-async function say(page: Page, t: TestSim, text: string): Promise<void> {
-  const requests = t.sim.journal.list().length;
-  const timers = t.clock.pending;
-  await page.getByLabel('Message').fill(text);
-  await page.getByTestId('talk-send').click();
-  await expect.poll(() => t.sim.journal.list().length).toBeGreaterThan(requests);
-  await expect.poll(() => t.clock.pending).toBeGreaterThan(timers);
 }
 
 describeInBrowser('talking to an agent from the dashboard', (browser) => {

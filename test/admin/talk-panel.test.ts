@@ -6,7 +6,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { describeInBrowser, screenshot, SHOWN } from './browser.js';
+import { describeInBrowser, say, screenshot, SHOWN } from './browser.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
 import { postSse } from '../helpers/sse.js';
 import { v1Send } from '../helpers/wire.js';
@@ -26,11 +26,8 @@ async function openDashboard(browser: Browser, t: TestSim, errors: Error[]): Pro
 
 /** Streams `text` from the panel; resolves once the simulator has scheduled the task's next step. */
 async function stream(page: Page, t: TestSim, text: string): Promise<void> {
-  const timers = t.clock.pending;
   await page.getByTestId('talk-stream').check();
-  await page.getByLabel('Message').fill(text);
-  await page.getByRole('button', { name: 'Send', exact: true }).click();
-  await expect.poll(() => t.clock.pending).toBeGreaterThan(timers);
+  await say(page, t, text);
 }
 
 const artifact = (page: Page) => page.getByTestId('talk-artifact');
@@ -186,8 +183,7 @@ describeInBrowser('the talk panel', (browser) => {
       await page.locator('[data-testid="talk-scenario"][data-scenario="weather"]').waitFor(SHOWN);
 
       // The panel's send, then another client's: only the other one is judged.
-      await page.getByLabel('Message').fill('Hello');
-      await page.getByRole('button', { name: 'Send', exact: true }).click();
+      await say(page, t, 'Hello');
       t.clock.advance(100);
       await page.locator('[data-testid="talk-answer"][data-kind="message"]').waitFor(SHOWN);
       const hello = await t.drive(
