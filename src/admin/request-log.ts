@@ -32,6 +32,7 @@ export function logRequest(logger: Logger, exchange: Exchange, scenarioOf: Scena
     durationMs,
     streamed: streamed === true ? true : undefined,
     faults: exchange.faults.length > 0 ? exchange.faults : undefined,
+    moreFaults: exchange.moreFaults > 0 ? exchange.moreFaults : undefined,
     traceId: exchange.trace?.traceId,
     spanId: exchange.trace?.spanId,
   };

@@ -19,6 +19,11 @@ import { traceContextOf, type CallTrace } from './trace-context.js';
 const MAX_ID_CHARS = 128;
 /** A header value kept for more than the journal (the chaos header on fault records). */
 const MAX_HEADER_CHARS = 1024;
+/**
+ * Fault numbers one record keeps: a client's chaos can fault an endless stream at every event, and
+ * past these the record only counts them (`/_sim/faults?taskId=` still lists each, while kept).
+ */
+export const MAX_FAULTS_KEPT = 100;
 
 /** What a binding read a request as. */
 export interface ReadAs {
@@ -96,8 +101,10 @@ export interface JournalEntry extends Place {
   durationMs?: number;
   /** The answer as sent (a bounded copy); absent for a call that did not come over HTTP/1. */
   answer?: AnswerEntry;
-  /** The `n` of each chaos fault applied to this request. */
+  /** The `n` of each chaos fault applied to this request: the first 100. */
   faults: readonly number[];
+  /** Faults applied past the first 100, only counted. */
+  moreFaults?: number;
   /** The replica that recorded it, when another replica of a shared store did (its numbers are its own). */
   replica?: string;
   /** The W3C trace it belongs to: its `traceparent`'s, and its own span when spans are exported. */
@@ -169,6 +176,7 @@ export class Exchange {
     if (durationMs !== undefined) exchange.durationMs = durationMs;
     if (entry.trace !== undefined) exchange.trace = entry.trace;
     for (const n of entry.faults) exchange.faulted(n);
+    exchange.moreFaults = entry.moreFaults ?? 0;
     return exchange;
   }
 
@@ -199,11 +207,16 @@ export class Exchange {
   status?: number;
   streamed?: boolean;
   durationMs?: number;
-  /** The `n` of each chaos fault applied to this request: most have none, and share one empty list. */
+  /**
+   * The `n` of each chaos fault applied to this request, the first {@link MAX_FAULTS_KEPT}: most
+   * have none, and share one empty list.
+   */
   get faults(): readonly number[] {
     return this.faultNs ?? NO_FAULTS;
   }
   private faultNs: number[] | undefined;
+  /** Faults applied past those `faults` keeps. */
+  moreFaults = 0;
   /** The replica that recorded it, when another replica of a shared store did. */
   replica?: string;
   /** What the journal counted for it against its byte budget. */
@@ -227,7 +240,9 @@ export class Exchange {
 
   /** Chaos applied fault `n` (its record's) to this request. */
   faulted(n: number): void {
-    (this.faultNs ??= []).push(n);
+    const kept = (this.faultNs ??= []);
+    if (kept.length < MAX_FAULTS_KEPT) kept.push(n);
+    else this.moreFaults++;
   }
 
   /** A binding read the request as this call. */
@@ -323,6 +338,7 @@ export class Exchange {
       headers: this.headers,
       ...(this.body !== undefined && { body: this.body }),
       faults: this.faults,
+      ...(this.moreFaults > 0 && { moreFaults: this.moreFaults }),
     };
     const { read } = this;
     if (read) {

@@ -111,7 +111,7 @@ export function harEntry(entry: JournalEntry, origin?: string): HarEntry {
   const about = [
     entry.binding && entry.operation && `${entry.binding} ${entry.operation}`,
     entry.taskId && `task ${entry.taskId}`,
-    entry.faults.length > 0 && `chaos faults ${entry.faults.join(', ')}`,
+    entry.faults.length > 0 && `chaos faults ${entry.faults.join(', ')}${andMore(entry.moreFaults)}`,
     entry.replica && `recorded by replica ${entry.replica}`,
   ].filter(Boolean);
   if (about.length) harEntry.comment = `#${entry.n}: ${about.join('; ')}`;
@@ -174,3 +174,5 @@ function headerOf(headers: Record<string, string>, name: string): string | undef
   for (const key in headers) if (key.toLowerCase() === name) return headers[key];
   return undefined;
 }
+
+const andMore = (more: number | undefined): string => (more ? ` and ${more} more` : '');

@@ -49,15 +49,15 @@ export function cardSignatureFault(
   }
   const fault = profile.card?.signature;
   if (!fault) return undefined;
-  const request = exchange.summary();
-  const recorded = options.faults.record({
-    at: new Date(options.clock.now()).toISOString(),
-    kind: 'card',
-    detail: { signature: fault },
-    profile: names.join('+'),
-    ...(request && { request }),
-  });
-  exchange.faulted(recorded.n);
+  options.faults.applied(
+    {
+      at: new Date(options.clock.now()).toISOString(),
+      kind: 'card',
+      detail: { signature: fault },
+      profile: names.join('+'),
+    },
+    exchange,
+  );
   return fault;
 }
 

@@ -4,7 +4,7 @@
  * A bounded ring: the newest `capacity` records are kept.
  */
 import { RingLog } from '../lib/ring-log.js';
-import type { RequestSummary } from '../calls/exchange.js';
+import type { Exchange, RequestSummary } from '../calls/exchange.js';
 
 export const FAULT_KINDS = ['drop', 'duplicate', 'delay', 'error', 'quirk', 'card'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
@@ -36,6 +36,22 @@ export interface FaultQuery {
 }
 
 export class FaultLog extends RingLog<FaultRecord> {
+  private readonly appliedListeners: ((fault: FaultRecord, exchange: Exchange) => void)[] = [];
+
+  /** Records a fault chaos applied to a call, naming the request, and notes its number on the call's record. */
+  applied(fault: Omit<FaultRecord, 'n' | 'request'>, exchange: Exchange): FaultRecord {
+    const request = exchange.summary();
+    const recorded = this.record({ ...fault, ...(request && { request }) });
+    exchange.faulted(recorded.n);
+    for (const listener of this.appliedListeners) listener(recorded, exchange);
+    return recorded;
+  }
+
+  /** Called with each fault chaos applied to a call of this process, and the call's record. */
+  onApplied(listener: (fault: FaultRecord, exchange: Exchange) => void): void {
+    this.appliedListeners.push(listener);
+  }
+
   list(query: FaultQuery = {}): FaultRecord[] {
     return this.filter(
       (r) =>

@@ -269,14 +269,10 @@ class Chaos {
     fault: Pick<FaultRecord, 'kind' | 'detail' | 'taskId' | 'seq'>,
   ) {
     const { exchange } = call;
-    const request = exchange.summary();
-    const recorded = this.options.faults.record({
-      at: new Date(this.options.clock.now()).toISOString(),
-      profile: plan.name,
-      ...fault,
-      ...(request && { request }),
-    });
-    exchange.faulted(recorded.n);
+    const recorded = this.options.faults.applied(
+      { at: new Date(this.options.clock.now()).toISOString(), profile: plan.name, ...fault },
+      exchange,
+    );
     if (fault.kind === 'drop') {
       exchange.ended ??= 'cut';
       exchange.cutBy ??= recorded.n;

@@ -43,7 +43,7 @@ export function composeControl(
   if (spans) {
     journal.onOpen((exchange) => spans.opened(exchange));
     journal.onComplete((exchange) => spans.completed(exchange));
-    faults.onRecord((fault) => spans.faulted(fault));
+    faults.onApplied((fault, exchange) => spans.faulted(exchange, fault));
   }
   deliveries.onRecord((delivery) => events.publish({ type: 'push:attempt', delivery }));
   const { judge } = shared;

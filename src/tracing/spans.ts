@@ -26,23 +26,15 @@ export const SPAN_LIMITS = {
   eventCountLimit: MAX_STREAM_EVENTS + MAX_FAULT_EVENTS,
   attributeValueLengthLimit: MAX_ATTRIBUTE_CHARS,
 } as const;
-/**
- * Faults recorded but not yet seen on their exchange (chaos numbers a fault, then links it to the
- * exchange): a bound on what a call that never completes could leave behind.
- */
-const MAX_PENDING_FAULTS = 1000;
-
 /** What one open span holds beside the SDK's span. */
 interface OpenSpan {
   span: OtelApi.Span;
   streamEvents: number;
-  faultsSeen: number;
   faultEvents: number;
 }
 
 export class CallSpans {
   private readonly open = new WeakMap<Exchange, OpenSpan>();
-  private readonly pendingFaults = new Map<number, FaultRecord>();
 
   constructor(
     private readonly api: typeof OtelApi,
@@ -86,15 +78,14 @@ export class CallSpans {
       spanId,
       flags: (traceFlags & 0xff).toString(16).padStart(2, '0'),
     };
-    this.open.set(exchange, { span, streamEvents: 0, faultsSeen: 0, faultEvents: 0 });
+    this.open.set(exchange, { span, streamEvents: 0, faultEvents: 0 });
   }
 
-  /** Chaos recorded a fault: it becomes an event of its call's span once the call is seen to carry it. */
-  faulted(fault: FaultRecord): void {
-    this.pendingFaults.set(fault.n, fault);
-    if (this.pendingFaults.size > MAX_PENDING_FAULTS) {
-      this.pendingFaults.delete(this.pendingFaults.keys().next().value!);
-    }
+  /** Chaos applied a fault to the call: an event of its span, at the time it was applied. */
+  faulted(exchange: Exchange, fault: FaultRecord): void {
+    const open = this.open.get(exchange);
+    if (!open || ++open.faultEvents > MAX_FAULT_EVENTS) return;
+    open.span.addEvent('a2a.chaos.fault', faultAttributes(fault), new Date(Date.parse(fault.at)));
   }
 
   /** The stream as the client is sent it, each event noted on the call's span. */
@@ -123,7 +114,6 @@ export class CallSpans {
     const open = this.open.get(exchange);
     if (!open) return;
     this.open.delete(exchange);
-    this.takeFaults(exchange, open);
     const { span } = open;
     const { read, kind, client, error, status, streamed } = exchange;
     span.updateName(`a2a ${kind ?? exchange.method}`);
@@ -165,21 +155,8 @@ export class CallSpans {
   private sent(exchange: Exchange, item: WireItem): void {
     const open = this.open.get(exchange);
     if (!open || item.kind === 'keep-alive') return;
-    this.takeFaults(exchange, open);
     if (++open.streamEvents > MAX_STREAM_EVENTS) return;
     open.span.addEvent('a2a.stream.event', eventAttributes(item), new Date(this.clock.now()));
-  }
-
-  /** The faults linked to the exchange since last looked, as events at the time each was injected. */
-  private takeFaults(exchange: Exchange, open: OpenSpan): void {
-    const { faults } = exchange;
-    for (; open.faultsSeen < faults.length; open.faultsSeen++) {
-      const n = faults[open.faultsSeen]!;
-      const fault = this.pendingFaults.get(n);
-      this.pendingFaults.delete(n);
-      if (!fault || ++open.faultEvents > MAX_FAULT_EVENTS) continue;
-      open.span.addEvent('a2a.chaos.fault', faultAttributes(fault), new Date(Date.parse(fault.at)));
-    }
   }
 }
 

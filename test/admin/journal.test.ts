@@ -4,8 +4,9 @@
  * redacted; filters; the bound; DELETE.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_FAULTS_KEPT } from '../../src/calls/exchange.js';
 import { createLogger } from '../../src/lib/log.js';
-import { startSim, type TestSim } from '../helpers/sim.js';
+import { startSim, startSimWith, type TestSim } from '../helpers/sim.js';
 import { postSse } from '../helpers/sse.js';
 import { admin, getJson, postJson, rpcEnvelope, v03Send, v1Send } from '../helpers/wire.js';
 
@@ -247,6 +248,33 @@ describe('journalSize: 0', () => {
       const metrics = await (await fetch(`${t.url}/_sim/metrics`)).text();
       expect(metrics).toMatch(/a2a_sim_requests_total\{binding="REST",operation="send",status="200"\} 1/);
       expect(metrics).toMatch(/a2a_sim_requests_total\{binding="REST",operation="stream",status="200"\} 1/);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe("a call's faults", () => {
+  // 150 chunks, each duplicated by the client's chaos: the stream is as long as the client likes.
+  const chunks = Array.from({ length: 150 }, (_, i) => `        - 'chunk ${i} '`).join('\n');
+  const LONG = `description: A long artifact.\nmatch:\n  - keywords: [long]\nsteps:\n  - status: working\n  - artifact:\n      every: 10ms\n      chunks:\n${chunks}\n  - status: completed\n`;
+
+  it('keeps the first 100 numbers on the record and counts the rest, while /_sim/faults lists each', async () => {
+    const t = await startSimWith({ 'long.yaml': LONG }, { keepAlive: 0 });
+    try {
+      const reader = await t.drive(
+        postSse(`${t.url}/message:stream`, v1Send('a long one'), {
+          'X-Sim-Chaos': 'duplicate-probability=1',
+        }),
+      );
+      const taskId = (await t.drive(reader.rest()))[0]!.json.task.id;
+      const applied = (await admin(t, 'GET', `/faults?taskId=${taskId}`)).body.faults as { n: number }[];
+      expect(applied.length).toBeGreaterThan(MAX_FAULTS_KEPT + 50);
+      const [entry] = await requests(t, `?taskId=${taskId}`);
+      expect(entry!.faults).toEqual(applied.slice(0, MAX_FAULTS_KEPT).map((f) => f.n));
+      expect(entry!.moreFaults).toBe(applied.length - MAX_FAULTS_KEPT);
+      const har = (await admin(t, 'GET', `/requests.har?taskId=${taskId}`)).body;
+      expect(har.log.entries[0].comment).toContain(`and ${applied.length - MAX_FAULTS_KEPT} more`);
     } finally {
       await t.close();
     }

@@ -9,10 +9,17 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import { Exchange } from '../../src/calls/exchange.js';
+import { Exchange, MAX_FAULTS_KEPT } from '../../src/calls/exchange.js';
 import type { WireItem, WireSink } from '../../src/calls/wire.js';
 import { VirtualClock } from '../../src/lib/clock.js';
-import { CallSpans, MAX_ATTRIBUTE_CHARS, MAX_STREAM_EVENTS, SPAN_LIMITS } from '../../src/tracing/spans.js';
+import { FaultLog } from '../../src/chaos/fault-log.js';
+import {
+  CallSpans,
+  MAX_ATTRIBUTE_CHARS,
+  MAX_FAULT_EVENTS,
+  MAX_STREAM_EVENTS,
+  SPAN_LIMITS,
+} from '../../src/tracing/spans.js';
 import { tracesUrl } from '../../src/tracing/export.js';
 
 function setup() {
@@ -77,6 +84,35 @@ describe('a call span', () => {
     expect(span!.events[0]!.attributes).toMatchObject({ 'a2a.event.seq': 1, 'a2a.task.state': 'working' });
     expect(ms(span!.duration)).toBe(250);
     expect(ms(span!.startTime)).toBe(exchange.atMs);
+  });
+
+  it('records the faults chaos applied to its call, at their times, the first ones only', () => {
+    const { exporter, clock, spans } = setup();
+    const faults = new FaultLog();
+    faults.onApplied((fault, exchange) => spans.faulted(exchange, fault));
+    const exchange = new Exchange({ n: 1, atMs: clock.now(), method: 'POST', path: '/', headers: {} });
+    const other = new Exchange({ n: 2, atMs: clock.now(), method: 'POST', path: '/', headers: {} });
+    spans.opened(exchange);
+    for (let seq = 1; seq <= MAX_FAULT_EVENTS + 5; seq++) {
+      clock.advance(10);
+      const at = new Date(clock.now()).toISOString();
+      faults.applied({ at, kind: 'duplicate', detail: { seq }, profile: 'header', seq }, exchange);
+    }
+    // A fault of a call without a span (another replica's, or one the journal never opened) is no event.
+    faults.applied(
+      { at: new Date(clock.now()).toISOString(), kind: 'delay', detail: {}, profile: 'x' },
+      other,
+    );
+    exchange.status = 200;
+    exchange.durationMs = clock.now() - exchange.atMs;
+    spans.completed(exchange);
+    const [span] = exporter.getFinishedSpans();
+    expect(span!.events).toHaveLength(MAX_FAULT_EVENTS);
+    expect(span!.attributes['a2a.faults_dropped']).toBe(5);
+    expect(span!.events[0]!.attributes).toMatchObject({ 'a2a.fault.kind': 'duplicate', 'a2a.fault.seq': 1 });
+    expect(ms(span!.events[1]!.time) - ms(span!.startTime)).toBe(20);
+    expect(exchange.faults).toHaveLength(MAX_FAULTS_KEPT);
+    expect(exchange.moreFaults).toBe(MAX_FAULT_EVENTS + 5 - MAX_FAULTS_KEPT);
   });
 });
 

@@ -14,7 +14,9 @@ let drawn = '';
 
 export function renderJournal(/** @type {any[]} */ requests) {
   const newest = requests.slice(-SHOWN).reverse();
-  const key = JSON.stringify(newest.map((r) => [r.n, r.status, r.durationMs, r.taskId, r.faults?.length]));
+  const key = JSON.stringify(
+    newest.map((r) => [r.n, r.status, r.durationMs, r.taskId, r.faults?.length, r.moreFaults]),
+  );
   byId('journal-count').textContent = String(requests.length);
   if (key === drawn) return;
   drawn = key;
@@ -26,7 +28,7 @@ export function renderJournal(/** @type {any[]} */ requests) {
 function entryItem(/** @type {any} */ entry) {
   const status =
     entry.status === undefined ? 'pending' : entry.status === 0 ? 'closed' : String(entry.status);
-  const faults = entry.faults?.length ?? 0;
+  const faults = (entry.faults?.length ?? 0) + (entry.moreFaults ?? 0);
   const parts = [
     h('span', { className: 'seq', text: `#${entry.n}` }),
     h('span', { className: 'time', text: clockTime(entry.at) }),

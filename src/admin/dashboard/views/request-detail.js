@@ -55,7 +55,12 @@ export function renderRequestDetail(entry, faults, replay) {
   renderAnswer(entry);
   byId('request-faults').replaceChildren(
     ...(entry.faults.length
-      ? entry.faults.map((/** @type {number} */ n) => faultItem(n, faults, entry.taskId))
+      ? [
+          ...entry.faults.map((/** @type {number} */ n) => faultItem(n, faults, entry.taskId)),
+          ...(entry.moreFaults
+            ? [h('li', { className: 'none', text: `… and ${entry.moreFaults} more, only counted` })]
+            : []),
+        ]
       : [h('li', { className: 'none', text: 'No faults applied.' })]),
   );
   for (const id of ['request-copy', 'request-replay']) {
