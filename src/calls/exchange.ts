@@ -7,6 +7,7 @@
  */
 import type { CardSignatureFault } from '../domain/card-signature.js';
 import { A2AError } from '../domain/errors.js';
+import { clip } from '../lib/excerpt.js';
 import type { Place, Scope } from '../domain/scope.js';
 import { placeOf, scopeOf } from '../domain/scope.js';
 import type { PushDialect, TaskState } from '../domain/types.js';
@@ -293,7 +294,7 @@ export class Exchange {
     this.taskId = taskId;
   }
 
-  /** The request body, as the binding read it (clipped: see {@link clip}). */
+  /** The request body, as the binding read it (clipped). */
   readBody(text: string): void {
     this.body = clip(text, MAX_BODY_CHARS);
   }
@@ -367,16 +368,6 @@ const TRACE_BYTES = 150;
 
 /** Bodies are kept up to this size; the rest is cut off (and said so). */
 export const MAX_BODY_CHARS = 16 * 1024;
-
-/**
- * The first `max` characters, copied out: V8 makes a slice of a long string a view that keeps the
- * whole string alive, so a clipped 4 MiB body would cost 4 MiB, not 16 KiB.
- */
-export function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const head = Buffer.from(text.slice(0, max), 'utf8').toString('utf8');
-  return `${head}… (${text.length - max} more characters)`;
-}
 
 function clippedId(id: string | number | null): string | number | null {
   return typeof id === 'string' ? clip(id, MAX_ID_CHARS) : id;

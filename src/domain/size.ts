@@ -4,7 +4,7 @@
  * byte budget counts this, so a client that sends large messages fills it as fast as it fills the
  * heap. An estimate, not a measurement: it walks what an event adds, never the whole task.
  */
-import type { JsonValue, Message, Part, TaskEvent } from './types.js';
+import type { JsonValue, Message, Part, PushConfig, TaskEvent } from './types.js';
 
 /** The objects an event brings besides its content (log entry, status, ids, timestamp). */
 const EVENT_OVERHEAD = 400;
@@ -25,6 +25,18 @@ export function eventBytes(event: TaskEvent): number {
     case 'artifact':
       return EVENT_OVERHEAD + partsBytes(event.artifact.parts) + jsonBytes(event.artifact.metadata);
   }
+}
+
+/** What a webhook config holds: its client's strings (a URL may be as long as a request body). */
+export function pushConfigBytes(config: PushConfig): number {
+  const { authentication } = config;
+  return (
+    2 * OBJECT_OVERHEAD +
+    config.id.length +
+    config.url.length +
+    (config.token?.length ?? 0) +
+    (authentication ? authentication.scheme.length + (authentication.credentials?.length ?? 0) : 0)
+  );
 }
 
 export function messageBytes(message: Message): number {

@@ -9,6 +9,7 @@
 import { invalidParams } from '../domain/errors.js';
 import type { LoggedEvent, PushConfig, PushDialect } from '../domain/types.js';
 import { sampleDelay } from '../lib/delay.js';
+import { clip } from '../lib/excerpt.js';
 import type { Clock } from '../lib/clock.js';
 import { Random } from '../lib/random.js';
 import type { CallContext, DeliveryChaos, PushDelivery } from '../runtime/api.js';
@@ -44,6 +45,11 @@ const CONTENT_TYPE: Record<PushDialect, string> = {
   '1.0': 'application/a2a+json',
   '0.3': 'application/json',
 };
+
+/** What a delivery record keeps of a config's id, its URL and an attempt's error (a host may be long). */
+const MAX_SHOWN_ID_CHARS = 128;
+const MAX_SHOWN_URL_CHARS = 1024;
+const MAX_SHOWN_ERROR_CHARS = 1024;
 
 export class PushDispatcher implements PushDelivery {
   private readonly deliveries = new Map<PushConfig, ConfigDelivery>();
@@ -82,13 +88,23 @@ class ConfigDelivery {
   private readonly stopping = new AbortController();
   /** The seq held back behind the next event, so it is held back once, not behind every later one. */
   private heldBack: number | undefined;
+  /**
+   * How its delivery records name the config: bounded copies, made once. The records outlive the
+   * task, and a client's config may carry a URL or an id as long as a request body.
+   */
+  private readonly shown: { configId: string; url: string };
 
   constructor(
     private readonly config: PushConfig,
     private readonly options: DispatcherOptions,
     private readonly chaos: DeliveryChaos | undefined,
     private readonly traceHeaders: Readonly<Record<string, string>> | undefined,
-  ) {}
+  ) {
+    this.shown = {
+      configId: clip(config.id, MAX_SHOWN_ID_CHARS),
+      url: clip(config.url, MAX_SHOWN_URL_CHARS),
+    };
+  }
 
   enqueue(event: LoggedEvent): void {
     if (this.stopped) return;
@@ -216,12 +232,13 @@ class ConfigDelivery {
     this.options.log.record({
       at: new Date(this.options.clock.now()).toISOString(),
       taskId: this.config.taskId,
-      configId: this.config.id,
-      url: this.config.url,
+      configId: this.shown.configId,
+      url: this.shown.url,
       seq: event.seq,
       attempt,
       outcome,
       ...extra,
+      ...(extra.error !== undefined && { error: clip(extra.error, MAX_SHOWN_ERROR_CHARS) }),
     });
   }
 

@@ -62,11 +62,13 @@ export function applyEntry(entry: Entry, from: string, to: MirrorTarget): void {
       ledger.cancelRequested(entry.taskId);
       return to.cancelHere(entry.taskId);
     case 'push-config':
-      store.find(entry.taskId)?.pushConfigs.set(entry.config.id, entry.config);
+    case 'push-config-deleted': {
+      const record = store.find(entry.taskId);
+      if (!record) return;
+      if (entry.kind === 'push-config') store.keepPushConfig(record, entry.config, true);
+      else store.dropPushConfig(record, entry.configId);
       return;
-    case 'push-config-deleted':
-      store.find(entry.taskId)?.pushConfigs.delete(entry.configId);
-      return;
+    }
     case 'fault':
       plane.faults.record({ ...entry.fault, replica: from });
       return;

@@ -120,8 +120,8 @@ function rebuildTask(snapshot: TaskSnapshot, to: RebuildTarget, whole: boolean):
   const kept = record !== undefined;
   record ??= create(snapshot, to);
   if (!record) return;
-  if (whole || !kept) record.pushConfigs.clear();
-  for (const config of snapshot.pushConfigs) record.pushConfigs.set(config.id, config);
+  if (whole || !kept) for (const id of [...record.pushConfigs.keys()]) store.dropPushConfig(record, id);
+  for (const config of snapshot.pushConfigs) store.keepPushConfig(record, config, true);
   if (to.holds(taskId)) return;
   if (snapshot.play) to.ledger.restore(taskId, snapshot.play);
   else to.ledger.forget(taskId);

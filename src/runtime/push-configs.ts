@@ -7,21 +7,36 @@ import { A2AError, invalidParams } from '../domain/errors.js';
 import type { PushConfig, PushConfigInput } from '../domain/types.js';
 import { merge } from '../lib/objects.js';
 import { Random } from '../lib/random.js';
-import type { TaskRecord } from '../store/task-store.js';
+import type { TaskRecord, TaskStore } from '../store/task-store.js';
 import type { CallContext, PushConfigPage, PushConfigPageQuery, PushDelivery } from './api.js';
 import type { SharedPlays } from './plays.js';
 
 /** Webhooks per task, at most: a client bug must not turn into unbounded deliveries. */
 export const MAX_PUSH_CONFIGS_PER_TASK = 10;
 
+export interface PushConfigsOptions {
+  /** Keeps the configs on their tasks, counted in the store's budget. */
+  store: TaskStore;
+  /** Delivers to them; push is off without it. */
+  push?: PushDelivery | undefined;
+  /** Present when replicas share the tasks: every replica lists a task's configs. */
+  plays?: SharedPlays | undefined;
+}
+
 export class PushConfigs {
+  private readonly store: TaskStore;
+  private readonly delivery: PushDelivery | undefined;
+  private readonly plays: SharedPlays | undefined;
+
   constructor(
-    private readonly delivery: PushDelivery | undefined,
+    { store, push, plays }: PushConfigsOptions,
     /** The seed a task's config ids derive from. */
     private readonly seedOf: (record: TaskRecord) => string,
-    /** Present when replicas share the tasks: every replica lists a task's configs. */
-    private readonly plays?: SharedPlays,
-  ) {}
+  ) {
+    this.store = store;
+    this.delivery = push;
+    this.plays = plays;
+  }
 
   /** Refuses a config that could not be delivered to; made on every message that carries one. */
   check(input: PushConfigInput): void {
@@ -54,8 +69,8 @@ export class PushConfigs {
       dialect: ctx.version ?? '1.0',
     });
     const previous = pushConfigs.get(config.id);
+    this.store.keepPushConfig(record, config);
     if (previous) delivery.stop(previous);
-    pushConfigs.set(config.id, config);
     this.plays?.pushConfigSet(record.id, config);
     delivery.start(record, config, afterSeq, ctx);
     return config;
@@ -105,9 +120,8 @@ export class PushConfigs {
   delete(task: () => TaskRecord, configId: string): void {
     const delivery = this.deliveryOrRefuse();
     const record = task();
-    const config = record.pushConfigs.get(configId);
+    const config = this.store.dropPushConfig(record, configId);
     if (!config) return;
-    record.pushConfigs.delete(configId);
     this.plays?.pushConfigDeleted(record.id, configId);
     delivery.stop(config);
   }

@@ -74,7 +74,7 @@ export class SimService implements TaskService {
     this.registry = options.registry;
     this.runs = new TaskRuns({ ...options, scenarioOf: (record) => this.registry.get(record.scenarioId) });
     this.seeds = new TaskSeeds(options.seed, (taskId) => options.store.has(taskId));
-    this.pushConfigs = new PushConfigs(options.push, (record) => this.runs.seedOf(record), options.plays);
+    this.pushConfigs = new PushConfigs(options, (record) => this.runs.seedOf(record));
   }
 
   /** Who plays this service's tasks, for the replica that hands tasks over (src/replica/). */

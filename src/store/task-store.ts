@@ -10,7 +10,7 @@
 import { A2AError } from '../domain/errors.js';
 import { canApply, isInterrupted, isTerminal, LiveTask } from '../domain/lifecycle.js';
 import type { Scope } from '../domain/scope.js';
-import { eventBytes } from '../domain/size.js';
+import { eventBytes, pushConfigBytes } from '../domain/size.js';
 import { formatBytes } from '../lib/bytes.js';
 import type {
   ListTasksQuery,
@@ -54,6 +54,8 @@ interface ScopeShare {
 /** Why a task left the store: its retention, a removal asked for (a reset), or the store closing. */
 export type EvictionCause = 'retention' | 'removed' | 'cleared';
 
+const NO_PUSH_CONFIGS: ReadonlyMap<string, PushConfig> = new Map();
+
 export class TaskRecord {
   private configs: Map<string, PushConfig> | undefined;
   private readonly live: LiveTask;
@@ -80,8 +82,13 @@ export class TaskRecord {
     return this.live.id;
   }
 
-  /** The task's webhooks, by config id, in creation order (made on first use: most tasks have none). */
-  get pushConfigs(): Map<string, PushConfig> {
+  /** The task's webhooks, by config id, in creation order: kept through the store, which counts them. */
+  get pushConfigs(): ReadonlyMap<string, PushConfig> {
+    return this.configs ?? NO_PUSH_CONFIGS;
+  }
+
+  /** The store's way to change them (made on first use: most tasks have none). */
+  editPushConfigs(): Map<string, PushConfig> {
     return (this.configs ??= new Map());
   }
 
@@ -261,11 +268,39 @@ export class TaskStore {
   }
 
   /**
-   * Makes room for `bytes` more (a new message): ended tasks go, oldest first, until they fit.
-   * When the running and waiting tasks alone fill the budget, refuses: a task in progress is what
-   * a client was promised, and is never dropped to make room.
+   * Keeps a webhook config on the task (replacing the one with its id), counted in the task's bytes
+   * like its events: one that does not fit is refused as a message would be, unless another replica
+   * kept it first (`mirrored`) and this one only follows.
    */
-  admit(bytes: number, scope?: Scope): void {
+  keepPushConfig(record: TaskRecord, config: PushConfig, mirrored = false): void {
+    const previous = record.pushConfigs.get(config.id);
+    const bytes = pushConfigBytes(config) - (previous ? pushConfigBytes(previous) : 0);
+    if (!mirrored && bytes > 0) {
+      this.admit(bytes, record.scope, { keep: record, what: 'the push notification config' });
+    }
+    record.editPushConfigs().set(config.id, config);
+    this.hold(record, bytes);
+  }
+
+  /** Forgets one of the task's webhook configs, and what it counted; the config, if there was one. */
+  dropPushConfig(record: TaskRecord, configId: string): PushConfig | undefined {
+    const config = record.pushConfigs.get(configId);
+    if (!config) return undefined;
+    record.editPushConfigs().delete(configId);
+    this.hold(record, -pushConfigBytes(config));
+    return config;
+  }
+
+  /**
+   * Makes room for `bytes` more (a new message, say): ended tasks go, oldest first, until they fit,
+   * all but `keep` (the task the bytes are for). When the running and waiting tasks alone fill the
+   * budget, refuses: a task in progress is what a client was promised, and is never dropped to make room.
+   */
+  admit(
+    bytes: number,
+    scope?: Scope,
+    { keep, what = 'the message' }: { keep?: TaskRecord; what?: string } = {},
+  ): void {
     const { maxStoreBytes: maxBytes } = this.retention;
     const share = scope && this.shares.get(scope.key);
     const maxShare = Math.floor(maxBytes * (this.retention.scopeShare ?? DEFAULT_SCOPE_SHARE));
@@ -276,33 +311,34 @@ export class TaskStore {
       for (const [id] of this.ended.entries()) {
         if (!storeFull() && !shareFull()) break;
         const record = this.records.get(id)!;
-        if (storeFull() || record.share === share) this.remove(record, 'retention');
+        if (record !== keep && (storeFull() || record.share === share)) this.remove(record, 'retention');
       }
     }
-    if (storeFull()) this.forgetIdleWaiting(this.lastNow, storeFull);
+    if (storeFull()) this.forgetIdleWaiting(this.lastNow, storeFull, keep);
     if (storeFull()) {
       throw new A2AError(
         'ResourceExhaustedError',
-        `Failed to accept the message: the tasks in progress hold ${formatBytes(this.heldBytes)} of the store's ${formatBytes(maxBytes)} (--max-store-bytes) and this message needs ${formatBytes(bytes)} more. Cancel or finish tasks, reset with POST /_sim/reset, or raise --max-store-bytes.`,
+        `Failed to accept ${what}: the tasks in progress hold ${formatBytes(this.heldBytes)} of the store's ${formatBytes(maxBytes)} (--max-store-bytes) and it needs ${formatBytes(bytes)} more. Cancel or finish tasks, reset with POST /_sim/reset, or raise --max-store-bytes.`,
         { reason: 'STORE_FULL', metadata: { heldBytes: this.heldBytes, maxBytes, bytes } },
       );
     }
     if (shareFull()) {
       throw new A2AError(
         'ResourceExhaustedError',
-        `Failed to accept the message: this scope's tasks in progress hold ${formatBytes(share!.bytes)} of the ${formatBytes(maxShare)} one scope may hold (${Math.round((this.retention.scopeShare ?? DEFAULT_SCOPE_SHARE) * 100)}% of --max-store-bytes; the rest is kept for the other scopes) and this message needs ${formatBytes(bytes)} more. Cancel or finish tasks, reset with POST /_sim/reset, or raise --max-store-bytes.`,
+        `Failed to accept ${what}: this scope's tasks in progress hold ${formatBytes(share!.bytes)} of the ${formatBytes(maxShare)} one scope may hold (${Math.round((this.retention.scopeShare ?? DEFAULT_SCOPE_SHARE) * 100)}% of --max-store-bytes; the rest is kept for the other scopes) and it needs ${formatBytes(bytes)} more. Cancel or finish tasks, reset with POST /_sim/reset, or raise --max-store-bytes.`,
         { reason: 'STORE_FULL', metadata: { heldBytes: share!.bytes, maxBytes: maxShare, bytes } },
       );
     }
   }
 
-  /** Forgets the tasks that waited for input longer than the TTL, oldest first, while `needed`. */
-  private forgetIdleWaiting(nowMs: number, needed: () => boolean = () => true): void {
+  /** Forgets the tasks that waited for input longer than the TTL, oldest first, while `needed`, up to `keep`. */
+  private forgetIdleWaiting(nowMs: number, needed: () => boolean = () => true, keep?: TaskRecord): void {
     const ttl = this.retention.inputTtl ?? DEFAULT_INPUT_TTL_MS;
     for (let oldest = this.waiting.oldest(); oldest; oldest = this.waiting.oldest()) {
       const [id, pausedAt] = oldest;
-      if (pausedAt > nowMs - ttl || !needed()) break;
-      this.remove(this.records.get(id)!, 'retention');
+      const record = this.records.get(id)!;
+      if (pausedAt > nowMs - ttl || !needed() || record === keep) break;
+      this.remove(record, 'retention');
     }
   }
 
