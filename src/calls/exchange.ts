@@ -16,7 +16,7 @@ import { AnswerCopy, type AnswerEntry } from './answer-copy.js';
 import type { OperationName } from './operations.js';
 import { traceContextOf, type CallTrace } from './trace-context.js';
 
-/** A JSON-RPC id longer than this is kept clipped (the answer echoes it whole). */
+/** A JSON-RPC id, or a task id the client named, longer than this is kept clipped (the answer echoes it whole). */
 const MAX_ID_CHARS = 128;
 /** A header value kept for more than the journal (the chaos header on fault records). */
 const MAX_HEADER_CHARS = 1024;
@@ -289,9 +289,9 @@ export class Exchange {
     this.conditional = conditional;
   }
 
-  /** The call is about this task (named by the request, or created by it). */
+  /** The call is about this task (named by the request, or created by it): a named id is the client's to make long. */
   about(taskId: string): void {
-    this.taskId = taskId;
+    this.taskId = clip(taskId, MAX_ID_CHARS);
   }
 
   /** The request body, as the binding read it (clipped). */

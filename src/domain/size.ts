@@ -15,10 +15,11 @@ const OBJECT_OVERHEAD = 100;
 export function eventBytes(event: TaskEvent): number {
   switch (event.kind) {
     case 'task': {
-      // A task event opens a turn: what is new is the user's message that opened it.
-      const { history } = event.task;
+      // A task event opens a turn: what is new is the user's message that opened it, and the ids
+      // (a client names the context; a proxied agent names both, and either may be long).
+      const { id, contextId, history } = event.task;
       const latest = history[history.length - 1];
-      return EVENT_OVERHEAD + (latest ? messageBytes(latest) : 0);
+      return EVENT_OVERHEAD + id.length + contextId.length + (latest ? messageBytes(latest) : 0);
     }
     case 'status':
       return EVENT_OVERHEAD + (event.status.message ? messageBytes(event.status.message) : 0);

@@ -27,9 +27,12 @@ export function witnessLayer(judge: Judge, clock: Clock): Layer {
     if (!WATCHED.has(op.name) || !client) return next(call);
     if (op.name === 'send' || op.name === 'stream') {
       const continues = op.request.message.taskId;
-      if (continues !== undefined) exchange.continues = exchange.taskId = continues;
+      if (continues !== undefined) {
+        exchange.about(continues);
+        exchange.continues = exchange.taskId;
+      }
     } else if ('taskId' in op) {
-      exchange.taskId = op.taskId;
+      exchange.about(op.taskId);
       if (op.name === 'subscribe' && op.afterSeq !== undefined) exchange.cursor = op.afterSeq;
     }
     judge.observe(client, exchange);

@@ -91,4 +91,33 @@ describe('the byte budget of the task store', () => {
     expect(entry.body.length).toBeLessThan(17 * 1024);
     expect(entry.body).toMatch(/more characters\)$/);
   });
+
+  it("counts a context id the client named in the task's bytes", async () => {
+    const before = (await request(t.url).get('/_sim/health')).body.memory.store.bytes;
+    const contextId = 'c'.repeat(MiB);
+    const res = await t.drive(
+      request(t.url)
+        .post('/message:send')
+        .set('Content-Type', 'application/json')
+        .send(v1Send('What is the weather today?', { messageId: 'long-context', contextId })),
+    );
+    expect(res.body.task.contextId).toBe(contextId);
+    const after = (await request(t.url).get('/_sim/health')).body.memory.store.bytes;
+    expect(after - before).toBeGreaterThan(MiB);
+  });
+
+  it('keeps a task id the client named clipped on the call, however long (the answer names it whole)', async () => {
+    const id = 'x'.repeat(MiB);
+    const res = await t.drive(
+      request(t.url)
+        .post('/')
+        .set('Content-Type', 'application/json')
+        .set('A2A-Version', '1.0')
+        .send(rpcEnvelope('GetTask', { id })),
+    );
+    expect(res.body.error.code).toBe(-32001);
+    const { body } = await request(t.url).get('/_sim/requests?method=GetTask');
+    const entry = body.requests.at(-1);
+    expect(entry.taskId).toBe(`${id.slice(0, 128)}… (${MiB - 128} more characters)`);
+  });
 });
