@@ -28,6 +28,8 @@ export class RequestJournal {
   private first = 0;
   private counter = 0;
   private heldBytes = 0;
+  /** The `n` of the newest exchange when it was last cleared. */
+  private clearedUpTo = 0;
   private readonly opened: ((exchange: Exchange) => void)[] = [];
   private readonly completed: ((exchange: Exchange) => void)[] = [];
   private readonly streamsOpened: ((exchange: Exchange) => void)[] = [];
@@ -84,6 +86,8 @@ export class RequestJournal {
       this.fit();
     }
     for (const listener of this.completed) listener(exchange);
+    // Its listeners told, a call the journal does not show keeps only what the verdicts read.
+    if (exchange.n <= this.forgottenUpTo()) exchange.slim();
   }
 
   /** Called with each exchange whose answer turns out to be a stream, as its headers go out. */
@@ -143,7 +147,8 @@ export class RequestJournal {
   }
 
   clear(): void {
-    for (let i = this.first; i < this.exchanges.length; i++) this.exchanges[i]!.release();
+    for (let i = this.first; i < this.exchanges.length; i++) forget(this.exchanges[i]!);
+    this.clearedUpTo = this.counter;
     this.exchanges = [];
     this.first = 0;
     this.heldBytes = 0;
@@ -163,9 +168,10 @@ export class RequestJournal {
     exchange.journaledBytes = bytes;
   }
 
-  /** The `n` of the newest exchange it forgot. */
+  /** The `n` of the newest exchange it forgot (all of them, when it keeps none). */
   private forgottenUpTo(): number {
-    return this.first > 0 ? this.exchanges[this.first - 1]!.n : 0;
+    if (!this.keeps) return this.counter;
+    return this.first > 0 ? this.exchanges[this.first - 1]!.n : this.clearedUpTo;
   }
 
   /**
@@ -177,11 +183,17 @@ export class RequestJournal {
     while (this.size > 1 && (this.size > this.capacity || this.heldBytes > this.maxBytes)) {
       const oldest = this.exchanges[this.first++]!;
       this.heldBytes -= oldest.journaledBytes;
-      oldest.release();
+      forget(oldest);
     }
     if (this.first > 1024 && this.first * 2 > this.exchanges.length) {
       this.exchanges = this.exchanges.slice(this.first);
       this.first = 0;
     }
   }
+}
+
+/** The journal no longer shows the exchange; once its call is complete, only what the verdicts read stays. */
+function forget(exchange: Exchange): void {
+  exchange.release();
+  if (exchange.status !== undefined) exchange.slim();
 }

@@ -125,7 +125,8 @@ export class Exchange {
   /** Clock time the request arrived, epoch ms. */
   readonly atMs: number;
   readonly method: string;
-  readonly path: string;
+  /** Clipped once the call is complete and the journal no longer shows it (see {@link slim}). */
+  path: string;
   /** Secrets masked; released with the body when the journal forgets the exchange. */
   headers: Record<string, string>;
   body?: string;
@@ -222,6 +223,7 @@ export class Exchange {
   replica?: string;
   /** What the journal counted for it against its byte budget. */
   journaledBytes = 0;
+  private slimmed = false;
   /** The answer as it went out, when the transport lets it be copied (HTTP/1); released with the body. */
   answer?: AnswerCopy;
 
@@ -330,6 +332,21 @@ export class Exchange {
     }
   }
 
+  /**
+   * The call is complete and the journal no longer shows it: the facts its completion reported (its
+   * place, its trace, its whole path) go too, and only what the verdicts read stays.
+   */
+  slim(): void {
+    if (this.slimmed) return;
+    this.slimmed = true;
+    this.path = clip(this.path, MAX_SLIM_PATH_CHARS);
+    this.trace = undefined;
+    if (this.read?.scope !== undefined) {
+      const { scope: _scope, ...read } = this.read;
+      this.read = read;
+    }
+  }
+
   toJSON(): JournalEntry {
     const entry: JournalEntry = {
       n: this.n,
@@ -365,6 +382,9 @@ const NO_FAULTS: readonly number[] = Object.freeze([]);
 const EXCHANGE_BYTES = 400;
 /** What its trace's ids cost, approximately. */
 const TRACE_BYTES = 150;
+
+/** A path a slim record keeps: what a call the verdicts hold costs is counted from it (a path may be 16 KiB). */
+export const MAX_SLIM_PATH_CHARS = 256;
 
 /** Bodies are kept up to this size; the rest is cut off (and said so). */
 export const MAX_BODY_CHARS = 16 * 1024;

@@ -56,8 +56,10 @@ const MAX_CALLS_PER_CLIENT = 5_000;
 const MAX_CLIENTS = 1_000;
 /** What the judge keeps by default: about 100,000 calls, or fewer with long streams. */
 export const DEFAULT_VERDICT_BYTES = 32 * 1024 * 1024;
-/** What one call costs, approximately, before its stream: the record and what the rules read. */
+/** What one call costs, approximately, before its path and its stream: the record and what the rules read. */
 const CALL_BYTES = 320;
+/** What a call holds as the judge keeps it: its path is the client's (up to 16 KiB while the journal shows it). */
+const callBytes = (call: Observation): number => CALL_BYTES + (call.path?.length ?? 0);
 /**
  * What each event a stream delivered is counted at: kept as its facts, an object and its place in
  * the array; kept as its seq alone, the place only.
@@ -137,7 +139,7 @@ export class Judge {
     }
     client.lastAtMs = call.atMs;
     client.calls.push(call);
-    this.hold(client, CALL_BYTES);
+    this.hold(client, callBytes(call));
     // Trimmed in batches: a busy client costs amortised O(1) per call, not a shift of all it keeps.
     if (client.calls.length > MAX_CALLS_PER_CLIENT * 1.25) this.trim(client, MAX_CALLS_PER_CLIENT);
     this.touch(client);
@@ -175,7 +177,7 @@ export class Judge {
   private trim(client: ClientRecord, keep: number): void {
     client.calls.splice(0, client.calls.length - keep);
     let bytes = clientBytes(client.identity);
-    for (const call of client.calls) bytes += CALL_BYTES + deliveredBytes(call.delivered);
+    for (const call of client.calls) bytes += callBytes(call) + deliveredBytes(call.delivered);
     this.heldBytes += bytes - client.bytes;
     client.bytes = bytes;
   }

@@ -25,5 +25,7 @@ export type Observation = Readonly<
     | 'deliveredClipped'
     | 'ended'
     | 'endedAtMs'
-  >
+  > &
+    /** What the call's record keeps of its path: counted against the verdicts' budget. */
+    Partial<Pick<Exchange, 'path'>>
 >;
