@@ -35,10 +35,28 @@ export function describeInBrowser(title: string, body: (browser: () => Browser) 
 }
 
 /** A page at `url` that records every uncaught error of the dashboard's script into `errors`. */
-export async function openPage(browser: Browser, url: string, errors: Error[], height = 900): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1280, height } });
+export async function openPage(
+  browser: Browser,
+  url: string,
+  errors: Error[],
+  height = 900,
+  width = 1280,
+): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width, height } });
   page.on('pageerror', (error) => errors.push(error));
   await page.goto(url);
+  return page;
+}
+
+/** The dashboard of `t`, once its live feed is connected. */
+export async function openDashboard(
+  browser: Browser,
+  t: TestSim,
+  errors: Error[],
+  { width = 1280, height = 1000 } = {},
+): Promise<Page> {
+  const page = await openPage(browser, `${t.url}/_sim/`, errors, height, width);
+  await page.getByTestId('feed-status').and(page.locator('[data-mode="live"]')).waitFor(SHOWN);
   return page;
 }
 

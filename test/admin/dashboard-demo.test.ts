@@ -4,10 +4,10 @@
  * the simulator runs on a VirtualClock that the test moves itself; the test only waits on the
  * browser (Playwright's auto-waiting locators) to show what already happened.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { describeInBrowser, openPage, row, say, screenshot, SHOWN } from './browser.js';
-import { startSim, type TestSim } from '../helpers/sim.js';
+import { describeInBrowser, openDashboard, row, say, screenshot, SHOWN } from './browser.js';
+import { startSim } from '../helpers/sim.js';
 import { postSse } from '../helpers/sse.js';
 import { chaosHeader, v1Send } from '../helpers/wire.js';
 
@@ -16,12 +16,6 @@ const answers = (page: Page, state?: string) =>
   page.locator(`[data-testid="talk-answer"]${state ? `[data-state="${state}"]` : ''}`);
 
 /** Opens the dashboard, failing the test on any uncaught error in its script, and waits for the feed. */
-async function openDashboard(browser: Browser, t: TestSim, errors: Error[]): Promise<Page> {
-  const page = await openPage(browser, `${t.url}/_sim/`, errors, 1000);
-  await page.getByTestId('feed-status').and(page.locator('[data-mode="live"]')).waitFor(SHOWN);
-  return page;
-}
-
 describeInBrowser('talking to an agent from the dashboard', (browser) => {
   it('books a flight in two turns over REST, streams one over JSON-RPC, and journals each request', async () => {
     const t = await startSim();

@@ -6,9 +6,9 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { describeInBrowser, openPage, screenshot, SHOWN } from './browser.js';
+import { describeInBrowser, openDashboard, screenshot, SHOWN } from './browser.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
 import { postSse } from '../helpers/sse.js';
 import { postJson, RETURN_IMMEDIATELY, v1Send } from '../helpers/wire.js';
@@ -16,12 +16,6 @@ import { postJson, RETURN_IMMEDIATELY, v1Send } from '../helpers/wire.js';
 const run = promisify(execFile);
 const SECRET = 'Bearer s3cret-t0ken';
 const WEATHER = 'What is the weather today?';
-
-async function openDashboard(browser: Browser, t: TestSim, errors: Error[]): Promise<Page> {
-  const page = await openPage(browser, `${t.url}/_sim/`, errors, 1000);
-  await page.getByTestId('feed-status').and(page.locator('[data-mode="live"]')).waitFor(SHOWN);
-  return page;
-}
 
 /** Opens journal entry `n` in full, by its details link. */
 async function openEntry(page: Page, n: number) {

@@ -6,7 +6,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { describeInBrowser, say, screenshot, SHOWN } from './browser.js';
+import { describeInBrowser, openDashboard, say, screenshot, SHOWN } from './browser.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
 import { postSse } from '../helpers/sse.js';
 import { v1Send } from '../helpers/wire.js';
@@ -15,11 +15,9 @@ const REPORT = 'Write a long report on climate change';
 /** The report's chunks (scenarios/slow-cancel.yaml), one every 2 s after 300 ms of work. */
 const CHUNKS = 14;
 
-async function openDashboard(browser: Browser, t: TestSim, errors: Error[]): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1024, height: 768 } });
-  page.on('pageerror', (error) => errors.push(error));
-  await page.goto(`${t.url}/_sim/`);
-  await page.getByTestId('feed-status').and(page.locator('[data-mode="live"]')).waitFor(SHOWN);
+/** The dashboard at a laptop's size, once the panel lists the chaos profiles. */
+async function openPanel(browser: Browser, t: TestSim, errors: Error[]): Promise<Page> {
+  const page = await openDashboard(browser, t, errors, { width: 1024, height: 768 });
   await page.getByTestId('talk-chaos').locator('option[value="flaky-mobile"]').waitFor({ state: 'attached' });
   return page;
 }
@@ -51,7 +49,7 @@ describeInBrowser('the talk panel', (browser) => {
     const t = await startSim();
     const errors: Error[] = [];
     try {
-      const page = await openDashboard(browser(), t, errors);
+      const page = await openPanel(browser(), t, errors);
       await stream(page, t, REPORT);
       // The field is free at once: the user types the next question while the report streams.
       expect(await page.getByLabel('Message').inputValue()).toBe('');
@@ -91,7 +89,7 @@ describeInBrowser('the talk panel', (browser) => {
     const t = await startSim();
     const errors: Error[] = [];
     try {
-      const page = await openDashboard(browser(), t, errors);
+      const page = await openPanel(browser(), t, errors);
       await page.getByTestId('talk-binding').selectOption('jsonrpc');
       await stream(page, t, REPORT);
       t.clock.advance(300);
@@ -123,7 +121,7 @@ describeInBrowser('the talk panel', (browser) => {
     const t = await startSim();
     const errors: Error[] = [];
     try {
-      const page = await openDashboard(browser(), t, errors);
+      const page = await openPanel(browser(), t, errors);
       await page.getByLabel('Chaos for this conversation').selectOption('=');
       await page.getByLabel('Chaos pairs for this conversation').fill('drop-after-events=4');
       await stream(page, t, REPORT);
@@ -173,7 +171,7 @@ describeInBrowser('the talk panel', (browser) => {
     const t = await startSim();
     const errors: Error[] = [];
     try {
-      const page = await openDashboard(browser(), t, errors);
+      const page = await openPanel(browser(), t, errors);
       await page.getByText('Scenarios this agent plays').click();
       const report = page.locator('[data-testid="talk-scenario"][data-scenario="slow-cancel"]');
       expect(await report.textContent()).toContain('trigger: keywords report, climate');
