@@ -92,7 +92,12 @@ export function composeControl(
       tasks: store.size,
       // What each bounded record holds now against its budget (docs/limits.md).
       memory: {
-        store: { bytes: store.bytes, maxBytes: settings.retention.maxStoreBytes, tasks: store.size },
+        store: {
+          bytes: store.bytes,
+          maxBytes: settings.retention.maxStoreBytes,
+          tasks: store.size,
+          scopes: store.scopes,
+        },
         journal: { bytes: journal.bytes, maxBytes: journal.maxBytes, entries: journal.size },
         verdicts: { bytes: judge.bytes, maxBytes: judge.maxBytes, ...judge.size },
         events: { kept: events.size },

@@ -11,7 +11,6 @@ import { A2AError } from '../domain/errors.js';
 import { canApply, isInterrupted, isTerminal, LiveTask } from '../domain/lifecycle.js';
 import type { Scope } from '../domain/scope.js';
 import { eventBytes, pushConfigBytes } from '../domain/size.js';
-import { formatBytes } from '../lib/bytes.js';
 import type {
   ListTasksQuery,
   LoggedEvent,
@@ -21,6 +20,7 @@ import type {
   TaskStatus,
 } from '../domain/types.js';
 import { AgeQueue } from './age-queue.js';
+import { storeFullError } from './store-full.js';
 import { ContextIndex } from './context-index.js';
 import { EventLog } from './event-log.js';
 import { pageOf, type Page } from './task-page.js';
@@ -162,6 +162,11 @@ export class TaskStore {
   /** What all tasks hold, approximately (domain/size.ts). */
   get bytes(): number {
     return this.heldBytes;
+  }
+
+  /** The scopes (agents, workspaces, tenants) that hold tasks now. */
+  get scopes(): number {
+    return this.shares.size;
   }
 
   /** Called for each task the retention policy (or a reset) removes. */
@@ -315,20 +320,10 @@ export class TaskStore {
       }
     }
     if (storeFull()) this.forgetIdleWaiting(this.lastNow, storeFull, keep);
-    if (storeFull()) {
-      throw new A2AError(
-        'ResourceExhaustedError',
-        `Failed to accept ${what}: the tasks in progress hold ${formatBytes(this.heldBytes)} of the store's ${formatBytes(maxBytes)} (--max-store-bytes) and it needs ${formatBytes(bytes)} more. Cancel or finish tasks, reset with POST /_sim/reset, or raise --max-store-bytes.`,
-        { reason: 'STORE_FULL', metadata: { heldBytes: this.heldBytes, maxBytes, bytes } },
-      );
-    }
-    if (shareFull()) {
-      throw new A2AError(
-        'ResourceExhaustedError',
-        `Failed to accept ${what}: this scope's tasks in progress hold ${formatBytes(share!.bytes)} of the ${formatBytes(maxShare)} one scope may hold (${Math.round((this.retention.scopeShare ?? DEFAULT_SCOPE_SHARE) * 100)}% of --max-store-bytes; the rest is kept for the other scopes) and it needs ${formatBytes(bytes)} more. Cancel or finish tasks, reset with POST /_sim/reset, or raise --max-store-bytes.`,
-        { reason: 'STORE_FULL', metadata: { heldBytes: share!.bytes, maxBytes: maxShare, bytes } },
-      );
-    }
+    if (storeFull()) throw storeFullError(what, { heldBytes: this.heldBytes, maxBytes, bytes });
+    const scopeShare = this.retention.scopeShare ?? DEFAULT_SCOPE_SHARE;
+    if (shareFull())
+      throw storeFullError(what, { heldBytes: share!.bytes, maxBytes: maxShare, bytes }, scopeShare);
   }
 
   /** Forgets the tasks that waited for input longer than the TTL, oldest first, while `needed`, up to `keep`. */
@@ -387,7 +382,8 @@ export class TaskStore {
 
   private remove(record: TaskRecord, cause: EvictionCause): void {
     this.heldBytes -= record.bytes;
-    record.share.bytes -= record.bytes;
+    // A scope's share goes with its last task: a client names scopes (tenants), as many as it likes.
+    if ((record.share.bytes -= record.bytes) === 0) this.shares.delete(record.scope.key);
     this.records.delete(record.id);
     this.contexts.remove(record);
     this.ended.delete(record.id);

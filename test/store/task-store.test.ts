@@ -379,6 +379,21 @@ describe('TaskStore: byte budget', () => {
     expect(s.bytes).toBe(0);
   });
 
+  it('forgets a scope with its last task: a client may name as many tenants as it likes', () => {
+    const s = store({ maxTasks: 10 });
+    for (let i = 0; i < 100; i++) {
+      add(s, `t${i}`, { scope: scopeOf({ tenant: `tenant-${i}-${'x'.repeat(1000)}` }), state: 'completed' });
+    }
+    expect(s.size).toBe(10);
+    expect(s.scopes).toBe(10);
+    add(s, 'a', { scope: SCOPE });
+    add(s, 'b', { scope: SCOPE });
+    s.removeWhere((record) => record.scope !== SCOPE);
+    expect(s.scopes).toBe(1);
+    s.clear();
+    expect(s.scopes).toBe(0);
+  });
+
   it('makes room by evicting ended tasks, oldest first', () => {
     const s = store({ maxStoreBytes: 250_000 });
     const first = s.create(heavyTask('first', 100_000), SCOPE, 'weather', T0);
