@@ -179,6 +179,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
           out: settings.record.out,
           match: settings.record.match,
           redact: settings.record.redact,
+          maxBytes: settings.record.maxBytes,
           ...(settings.record.har !== undefined && {
             // The journal comes with the control plane, below; it is read when the recording stops.
             har: { file: settings.record.har, calls: () => plane.journal.entries(), version: VERSION },

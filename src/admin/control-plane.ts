@@ -35,7 +35,7 @@ export interface ControlPlane {
   verdicts(client?: string): Record<string, unknown>;
   clearVerdicts(): void;
   /** Writes what was recorded through the proxy (`record`); absent when not recording. */
-  stopRecording?(): Promise<{ files: string[]; conversations: number }>;
+  stopRecording?(): Promise<{ files: string[]; conversations: number; leftOut: number }>;
   /** The metrics in the Prometheus text format; absent with `metrics: false`. */
   metrics?(): Promise<Scrape>;
   /** The live feed's watchers and what waits to be sent to them, once the feed is attached. */

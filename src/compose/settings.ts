@@ -94,7 +94,8 @@ export interface Settings {
   store: StoreSettings;
   proxy?: ProxySettings;
   verdicts?: Partial<VerdictThresholds>;
-  record?: Required<Pick<RecordOptions, 'out' | 'match' | 'redact'>> & Pick<RecordOptions, 'har'>;
+  record?: Required<Pick<RecordOptions, 'out' | 'match' | 'redact' | 'maxBytes'>> &
+    Pick<RecordOptions, 'har'>;
   /** What templates see as now, for a clock time: the day, or the start time's (lib/content-time.ts). */
   contentTime: (nowMs: number) => number;
 }
@@ -187,8 +188,8 @@ function recordSettings(options: OptionsWithDefaults): Settings['record'] {
   const record = options.record!;
   if (!options.proxy) throw new Error('Failed to start: record needs proxy, the agent to record.');
   if (!record.out) throw new Error('Failed to start: record needs out, the directory to write to.');
-  const { out, match, redact, har } = record;
-  return { out, match, redact: [...redact], ...(har !== undefined && { har }) };
+  const { out, match, redact, har, maxBytes } = record;
+  return { out, match, redact: [...redact], maxBytes, ...(har !== undefined && { har }) };
 }
 
 function proxySettings(proxy: NonNullable<OptionsWithDefaults['proxy']>, recording: boolean): ProxySettings {

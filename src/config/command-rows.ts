@@ -131,6 +131,15 @@ export const RECORDING = group('Recording', [
     help: "Also write the session's calls to FILE as HAR 1.2 (requests, answers, SSE frames)",
     doc: "Also write the session's calls to `FILE` as HAR 1.2, as `GET /_sim/requests.har` shows them (see [Record and proxy](record-and-proxy.md#the-calls-as-har))",
   },
+  {
+    name: 'record.maxBytes',
+    flag: 'max-recording-bytes',
+    env: false,
+    type: 'size',
+    default: 64 * 1024 * 1024,
+    help: 'What the recording keeps until it stops, e.g. 256MiB; past it, conversations are left out, and counted',
+    doc: "What the recording keeps until it stops (its conversations' messages and events), e.g. 256MiB; past it, conversations are left out, and counted (see [Record and proxy](record-and-proxy.md#record-edit-replay))",
+  },
 ]);
 
 export const EXAM = group(OWN_OPTIONS, [

@@ -237,4 +237,9 @@ export interface RecordOptions {
   redact?: string[];
   /** A file to write the session's calls to as well, as HAR 1.2 (what the request journal kept). */
   har?: string;
+  /**
+   * What the recording keeps until it stops, at most, approximately (its conversations' messages and
+   * events; 64 MiB by default): past it, a conversation is left out, and counted.
+   */
+  maxBytes?: number;
 }

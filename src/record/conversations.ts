@@ -2,8 +2,11 @@
  * Collects what went through the proxy as conversations: the user's first message, each later
  * turn's answer, and every event of the task with the time it arrived, or the Message or error that
  * answered instead of a task. Only proxied tasks are collected; scripted ones are the simulator's own.
+ * What it keeps is counted: the store forgets tasks, a recording would keep their events for as long
+ * as it runs, so past its budget it records no more and says how many conversations it left out.
  */
 import type { A2AError } from '../domain/errors.js';
+import { eventBytes, messageBytes } from '../domain/size.js';
 import type { Message, TaskEvent } from '../domain/types.js';
 import { PROXIED, type ProxyService } from '../runtime/proxy.js';
 import type { TaskRecord, TaskStore } from '../store/task-store.js';
@@ -26,24 +29,38 @@ export type Outcome =
 export interface Conversation {
   turns: Turn[];
   outcome?: Outcome;
+  /** Cut short when the recording was full: left out of what is written. */
+  cut?: boolean;
 }
 
 export class ConversationLog {
-  private readonly conversations: Conversation[] = [];
+  /** In the order they began; one cut short leaves. */
+  private readonly conversations = new Set<Conversation>();
   /** New conversations by their first message id, until their task (or answer) shows up. */
   private readonly pending = new Map<string, Conversation>();
   private readonly byTask = new Map<string, Conversation>();
 
-  constructor(proxy: ProxyService, store: TaskStore) {
+  private bytes = 0;
+  /** Conversations the recording had no room for, or cut short. */
+  private leftOut = 0;
+
+  constructor(
+    proxy: ProxyService,
+    store: TaskStore,
+    /** What its conversations' messages and events may hold, approximately (domain/size.ts). */
+    private readonly maxBytes: number,
+  ) {
     proxy.observe({
       turn: (message, atMs) => {
         const turn: Turn = { message, sentAtMs: atMs, events: [] };
         if (message.taskId === undefined) {
+          if (!this.fits(messageBytes(message))) return void this.leftOut++;
           const conversation: Conversation = { turns: [turn] };
-          this.conversations.push(conversation);
+          this.conversations.add(conversation);
           this.pending.set(message.messageId, conversation);
         } else {
-          this.byTask.get(message.taskId)?.turns.push(turn);
+          const conversation = this.byTask.get(message.taskId);
+          if (conversation && this.grows(conversation, messageBytes(message))) conversation.turns.push(turn);
         }
       },
       cancel: (taskId, atMs) => {
@@ -54,6 +71,8 @@ export class ConversationLog {
         const conversation = this.pending.get(message.messageId);
         if (!conversation) return;
         this.pending.delete(message.messageId);
+        const bytes = 'error' in outcome ? outcome.error.message.length : messageBytes(outcome.message);
+        if (!this.grows(conversation, bytes)) return;
         conversation.outcome =
           'error' in outcome
             ? { kind: 'error', error: outcome.error, atMs }
@@ -66,13 +85,44 @@ export class ConversationLog {
       const conversation = this.byTask.get(record.id);
       // A turn's opening snapshot repeats what the turn's message already says.
       if (!conversation || logged.event.kind === 'task') return;
+      if (!this.grows(conversation, eventBytes(logged.event))) return;
       conversation.turns.at(-1)!.events.push({ atMs: logged.atMs, event: logged.event });
     });
   }
 
-  /** The conversations that reached an answer, oldest first. */
+  /** The whole conversations that reached an answer, oldest first. */
   list(): Conversation[] {
-    return this.conversations.filter((c) => c.outcome !== undefined);
+    return [...this.conversations].filter((c) => c.outcome !== undefined);
+  }
+
+  /** Conversations left out because the recording was full (`maxBytes`): none were written whole. */
+  get skipped(): number {
+    return this.leftOut;
+  }
+
+  /** Counts `bytes` more, if they fit. */
+  private fits(bytes: number): boolean {
+    if (this.bytes + bytes > this.maxBytes) return false;
+    this.bytes += bytes;
+    return true;
+  }
+
+  /** Whether the conversation may take `bytes` more; one that may not is cut short, its turns dropped. */
+  private grows(conversation: Conversation, bytes: number): boolean {
+    if (conversation.cut) return false;
+    if (this.fits(bytes)) return true;
+    conversation.cut = true;
+    this.leftOut++;
+    // What it held goes back to the others: it is not written.
+    for (const turn of conversation.turns) {
+      this.bytes -= messageBytes(turn.message);
+      for (const { event } of turn.events) this.bytes -= eventBytes(event);
+    }
+    this.conversations.delete(conversation);
+    this.pending.delete(conversation.turns[0]!.message.messageId);
+    if (conversation.outcome?.kind === 'task') this.byTask.delete(conversation.outcome.taskId);
+    conversation.turns = [];
+    return false;
   }
 
   private opened(record: TaskRecord): void {
@@ -88,7 +138,8 @@ export class ConversationLog {
     const { status } = record;
     if (status.state !== 'submitted') {
       const atMs = record.log.readAfter(0)[0]?.atMs ?? conversation.turns[0]!.sentAtMs;
-      conversation.turns[0]!.events.push({ atMs, event: { kind: 'status', status } });
+      const event: TaskEvent = { kind: 'status', status };
+      if (this.grows(conversation, eventBytes(event))) conversation.turns[0]!.events.push({ atMs, event });
     }
   }
 }

@@ -20,6 +20,8 @@ export interface RecordingOptions {
   redact: readonly string[];
   source: { url: string; binding: string; card?: CardSummary; name?: string };
   clock: Clock;
+  /** What the conversations may hold until the recording stops. */
+  maxBytes: number;
   /** Where to write the calls as HAR, with what gives them (the request journal) and the version. */
   har?: { file: string; calls: () => Iterable<JournalEntry>; version: string };
 }
@@ -29,6 +31,8 @@ export interface RecordingResult {
   files: string[];
   /** Conversations recorded (the same one twice counts twice). */
   conversations: number;
+  /** Conversations left out, or cut short and left out, once the recording held its most (`maxBytes`). */
+  leftOut: number;
   /** The HAR file written, when one was asked for. */
   har?: string;
 }
@@ -42,7 +46,7 @@ export class Recording {
     store: TaskStore,
     private readonly options: RecordingOptions,
   ) {
-    this.log = new ConversationLog(proxy, store);
+    this.log = new ConversationLog(proxy, store, options.maxBytes);
   }
 
   /** Writes what was recorded so far; may be called again, and writes the files anew. */
@@ -58,7 +62,12 @@ export class Recording {
       // An iterable is written as it is read: one entry in memory at a time, not the whole archive.
       await writeFile(har.file, harChunks(har.calls(), { version: har.version }));
     }
-    const result = { files, conversations: conversations.length, ...(har && { har: har.file }) };
+    const result = {
+      files,
+      conversations: conversations.length,
+      leftOut: this.log.skipped,
+      ...(har && { har: har.file }),
+    };
     for (const listener of this.stopListeners) listener(result);
     return result;
   }

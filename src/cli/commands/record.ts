@@ -76,8 +76,13 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
   },
 };
 
-function report({ files, conversations, har }: RecordingResult): void {
+function report({ files, conversations, leftOut, har }: RecordingResult): void {
   process.stdout.write(
     `Recorded ${conversations} conversation(s) into ${files.length - 1} scenario(s) and an agent file:\n${files.map((f) => `  ${f}`).join('\n')}\n${har ? `The calls as HAR: ${har}\n` : ''}`,
   );
+  if (leftOut > 0) {
+    process.stderr.write(
+      `${leftOut} conversation(s) left out: the recording held its most (--max-recording-bytes). Record a shorter session, or raise it.\n`,
+    );
+  }
 }
