@@ -9,6 +9,7 @@ import { A2AError } from '../../domain/errors.js';
 import type { DataItem, WireStream } from '../../calls/wire.js';
 import { KeepAliveHub, SseWriter, sseFrame } from './sse.js';
 import type { Exchange } from '../../calls/exchange.js';
+import type { RenderFrame } from '../../calls/answer-copy.js';
 
 export interface StreamEncoding {
   /** The JSON text sent as the `data:` of one item. */
@@ -25,10 +26,18 @@ export interface SseOptions {
   exchange: Exchange;
 }
 
+/**
+ * How the journal's copy, which keeps an event of the log as the event, encodes it again when read.
+ * Made out here: a closure made in {@link pipeToSse} would share its scope, and the copy would keep
+ * the whole stream alive (its response, its request, the task's log), long after it ended.
+ */
+function eventFrames(encoding: StreamEncoding): RenderFrame {
+  return (event) => sseFrame(encoding.frame({ kind: 'event', event }), { id: event.seq });
+}
+
 export function pipeToSse(res: ServerResponse, stream: WireStream, options: SseOptions): void {
   const { keepAlive, encoding, report, exchange } = options;
-  // The journal's copy keeps an event of the log as the event, and encodes it again when read.
-  exchange.answer?.streamed((event) => sseFrame(encoding.frame({ kind: 'event', event }), { id: event.seq }));
+  exchange.answer?.streamed(eventFrames(encoding));
   const writer = new SseWriter(res, keepAlive, exchange.answer);
   let committed = false;
   let aborted = false;
