@@ -20,6 +20,7 @@ import type { TaskRecord } from '../store/task-store.js';
 import type { Agents, Shared } from './agents.js';
 import type { Catalog } from './catalog.js';
 import type { Settings } from './settings.js';
+import type { SpanBudget } from '../tracing/budget.js';
 
 export function composeControl(
   settings: Settings,
@@ -102,6 +103,7 @@ export function composeControl(
         verdicts: { bytes: judge.bytes, maxBytes: judge.maxBytes, ...judge.size },
         events: { kept: events.size },
         ...(plane.feedMemory && { feed: plane.feedMemory() }),
+        ...(shared.tracing && { spans: spansMemory(shared.tracing.budget) }),
         rssBytes: process.memoryUsage.rss(),
       },
     }),
@@ -163,3 +165,6 @@ function withoutLargeEvent(body: SimEventBody): SimEventBody {
         : { kind: 'status', status: { state: original.status.state, timestamp: original.status.timestamp } };
   return { ...body, event: { ...event, event: kept } };
 }
+
+/** What the spans waiting for the collector hold (with `--otel-endpoint`), and how many did not fit. */
+const spansMemory = ({ bytes, maxBytes, dropped }: SpanBudget) => ({ bytes, maxBytes, dropped });

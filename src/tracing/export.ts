@@ -9,6 +9,7 @@
  * await tracing.close(); // exports what is still batched
  */
 import type { Clock } from '../lib/clock.js';
+import { SpanBudget } from './budget.js';
 import { CallSpans, SPAN_LIMITS } from './spans.js';
 
 export interface TracingOptions {
@@ -23,6 +24,8 @@ export interface TracingOptions {
 
 export interface Tracing {
   spans: CallSpans;
+  /** What the spans waiting for the collector hold, against their budget. */
+  budget: SpanBudget;
   /** Exports the spans still batched, then stops exporting. */
   close(): Promise<void>;
 }
@@ -38,18 +41,27 @@ export async function startTracing(options: TracingOptions): Promise<Tracing> {
     import('@opentelemetry/exporter-trace-otlp-http'),
     import('@opentelemetry/resources'),
   ]);
+  const budget = new SpanBudget();
   const provider = new sdk.BasicTracerProvider({
     resource: resources.resourceFromAttributes({
       'service.name': SERVICE_NAME,
       'service.version': options.version,
     }),
     spanLimits: SPAN_LIMITS,
-    spanProcessors: [new sdk.BatchSpanProcessor(new otlp.OTLPTraceExporter({ url }))],
+    // The budget bounds the spans waiting, by their size: the processor's own count must not drop one
+    // first (the budget would go on counting it).
+    spanProcessors: [
+      budget.admit(
+        new sdk.BatchSpanProcessor(budget.release(new otlp.OTLPTraceExporter({ url })), {
+          maxQueueSize: Number.MAX_SAFE_INTEGER,
+        }),
+      ),
+    ],
   });
   const spans = new CallSpans(api, provider.getTracer(SERVICE_NAME, options.version), options.clock);
   let closing: Promise<void> | undefined;
   // A collector that is down costs the spans, never the simulator's close.
-  return { spans, close: () => (closing ??= provider.shutdown().catch(options.report)) };
+  return { spans, budget, close: () => (closing ??= provider.shutdown().catch(options.report)) };
 }
 
 /**

@@ -10,6 +10,7 @@ import type { ServiceError } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/lib/log.js';
 import { metadataOf, rawGrpcClient } from '../helpers/grpc.js';
+import { MAX_SPAN_BYTES } from '../../src/tracing/budget.js';
 import { startSim, type TestSim } from '../helpers/sim.js';
 import { chaosHeader, getJson, postJson, rpcStream, v1Send, V1_HEADERS } from '../helpers/wire.js';
 import { startReceiver, untilReceived, type Receiver } from '../push/helpers.js';
@@ -181,6 +182,14 @@ describe('a gRPC call', () => {
       ),
     );
     seen['grpc'] = answer.task.id;
+  });
+});
+
+describe('the spans waiting for the collector', () => {
+  it('are counted in /_sim/health, against their budget', async () => {
+    const { memory } = (await getJson(t, '/_sim/health')).body;
+    expect(memory.spans).toEqual({ bytes: expect.any(Number), maxBytes: MAX_SPAN_BYTES, dropped: 0 });
+    expect(memory.spans.bytes).toBeGreaterThanOrEqual(0);
   });
 });
 
