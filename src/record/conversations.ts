@@ -29,8 +29,6 @@ export type Outcome =
 export interface Conversation {
   turns: Turn[];
   outcome?: Outcome;
-  /** Cut short when the recording was full: left out of what is written. */
-  cut?: boolean;
 }
 
 export class ConversationLog {
@@ -107,11 +105,12 @@ export class ConversationLog {
     return true;
   }
 
-  /** Whether the conversation may take `bytes` more; one that may not is cut short, its turns dropped. */
+  /**
+   * Whether the conversation may take `bytes` more; one that may not is cut short and forgotten (no
+   * map leads to it again), its turns dropped.
+   */
   private grows(conversation: Conversation, bytes: number): boolean {
-    if (conversation.cut) return false;
     if (this.fits(bytes)) return true;
-    conversation.cut = true;
     this.leftOut++;
     // What it held goes back to the others: it is not written.
     for (const turn of conversation.turns) {
@@ -119,7 +118,8 @@ export class ConversationLog {
       for (const { event } of turn.events) this.bytes -= eventBytes(event);
     }
     this.conversations.delete(conversation);
-    this.pending.delete(conversation.turns[0]!.message.messageId);
+    const { messageId } = conversation.turns[0]!.message;
+    if (this.pending.get(messageId) === conversation) this.pending.delete(messageId);
     if (conversation.outcome?.kind === 'task') this.byTask.delete(conversation.outcome.taskId);
     conversation.turns = [];
     return false;
