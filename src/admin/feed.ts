@@ -75,6 +75,8 @@ export function attachFeed(server: Server, plane: FeedSource, options: FeedOptio
   let loading: Promise<WebSocketServer> | undefined;
   let wss: WebSocketServer | undefined;
   let closed = false;
+  /** Upgrades accepted and not yet watching (ws loads, the handshake completes). */
+  let joining = 0;
   const webSockets = () =>
     (loading ??= import('ws').then(
       // Watchers send nothing worth reading: a small frame limit keeps a hostile one cheap.
@@ -95,17 +97,36 @@ export function attachFeed(server: Server, plane: FeedSource, options: FeedOptio
       checkAdminAccess(req, plane.adminToken);
       checkFeedOrigin(req, plane.adminToken);
       filter = filterOf(query);
+      if (joining + (wss?.clients.size ?? 0) >= MAX_WATCHERS) {
+        throw new A2AError(
+          'ResourceExhaustedError',
+          `The feed has ${MAX_WATCHERS} watchers, the most it serves at once: close one (a dashboard tab, a script) and try again.`,
+          { reason: 'TOO_MANY_WATCHERS', metadata: { watchers: MAX_WATCHERS } },
+        );
+      }
     } catch (error) {
       // An upgrade listener must not throw: that would take the whole server down.
       if (!(error instanceof A2AError)) options.logger?.error('feed: failed to accept a watcher', error);
       refuse(socket, error instanceof A2AError ? error : new A2AError('InternalError'));
       return;
     }
+    // Counted until it watches, or its socket closes first (a handshake ws refuses never calls back).
+    joining++;
+    let counted = true;
+    const joined = () => {
+      if (counted) joining--;
+      counted = false;
+    };
+    socket.once('close', joined);
     webSockets().then(
       (wss) => {
         // The feed may have closed, or the client hung up, while ws was loading.
         if (closed || socket.destroyed) socket.destroy();
-        else wss.handleUpgrade(req, socket, head, (ws) => watch(ws, filter));
+        else
+          wss.handleUpgrade(req, socket, head, (ws) => {
+            joined();
+            watch(ws, filter);
+          });
       },
       (error: unknown) => {
         options.logger?.error('feed: failed to accept a watcher', error);
@@ -200,6 +221,11 @@ export function attachFeed(server: Server, plane: FeedSource, options: FeedOptio
 
 /** A feed message longer than this is sent as a summary that says how long it was. */
 const MAX_MESSAGE_CHARS = 64 * 1024;
+/**
+ * Watchers at once: each may have 1 MiB waiting to be sent to it, and every event is encoded once
+ * for each, so the count bounds what the feed holds and costs (a dashboard tab is one watcher).
+ */
+export const MAX_WATCHERS = 64;
 
 /**
  * One message: `{n, at, type, ...}`; a task event also carries its A2A v1.0 StreamResponse. A

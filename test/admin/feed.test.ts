@@ -6,7 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type TestSim } from '../helpers/sim.js';
 import { getSse, postSse } from '../helpers/sse.js';
-import { v1Send } from '../helpers/wire.js';
+import { getJson, v1Send } from '../helpers/wire.js';
+import { rawHttp } from '../helpers/raw-http.js';
+import { MAX_WATCHERS } from '../../src/admin/feed.js';
 import {
   gatewaySend,
   ioUntil,
@@ -263,5 +265,35 @@ describe('filters', () => {
       status: 'INVALID_ARGUMENT',
       message: expect.stringContaining('"task:exploded"'),
     });
+  });
+});
+
+describe('watchers at once', () => {
+  it(`serves ${MAX_WATCHERS}, refuses the next with 429 until one leaves, and counts no handshake that failed`, async () => {
+    const t = await startSim();
+    const watchers: Watcher[] = [];
+    try {
+      // Handshakes ws refuses (no Sec-WebSocket-Key) hold no place once their sockets close.
+      for (let i = 0; i < 5; i++) {
+        const answer = await rawHttp(t.url, 'GET', '/_sim/feed', {
+          Connection: 'Upgrade',
+          Upgrade: 'websocket',
+        });
+        expect(answer.status).toBe(400);
+      }
+      for (let i = 0; i < MAX_WATCHERS; i++) watchers.push(await watchFeed(t));
+      const refused = await refusal(watchFeed(t));
+      expect(refused.status).toBe(429);
+      expect(JSON.parse(refused.body).error).toMatchObject({
+        status: 'RESOURCE_EXHAUSTED',
+        message: expect.stringContaining(`${MAX_WATCHERS} watchers`),
+      });
+      await watchers.pop()!.close();
+      watchers.push(await watchFeed(t));
+      expect((await getJson(t, '/_sim/health')).body.memory.feed.watchers).toBe(MAX_WATCHERS);
+    } finally {
+      await Promise.all(watchers.map((w) => w.close()));
+      await t.close();
+    }
   });
 });
