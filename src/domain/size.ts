@@ -4,7 +4,7 @@
  * byte budget counts this, so a client that sends large messages fills it as fast as it fills the
  * heap. An estimate, not a measurement: it walks what an event adds, never the whole task.
  */
-import type { JsonValue, Message, Part, PushConfig, TaskEvent } from './types.js';
+import type { JsonValue, Message, Part, PushConfigInput, TaskEvent } from './types.js';
 
 /** The objects an event brings besides its content (log entry, status, ids, timestamp). */
 const EVENT_OVERHEAD = 400;
@@ -28,12 +28,15 @@ export function eventBytes(event: TaskEvent): number {
   }
 }
 
+/** A config id the server makes: a UUID. */
+const MADE_ID_CHARS = 36;
+
 /** What a webhook config holds: its client's strings (a URL may be as long as a request body). */
-export function pushConfigBytes(config: PushConfig): number {
+export function pushConfigBytes(config: PushConfigInput): number {
   const { authentication } = config;
   return (
     2 * OBJECT_OVERHEAD +
-    config.id.length +
+    (config.id?.length ?? MADE_ID_CHARS) +
     config.url.length +
     (config.token?.length ?? 0) +
     (authentication ? authentication.scheme.length + (authentication.credentials?.length ?? 0) : 0)

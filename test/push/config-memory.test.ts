@@ -53,6 +53,25 @@ describe('a push config in the store', () => {
     );
     expect((await rest.list(taskId)).map((c) => c.id)).toEqual(['small']);
   });
+  it('refuses a message whose webhook has no room before its task exists: no task left behind', async () => {
+    t = await startSim({ seed: 'config-memory', speed: 0, retention: { maxStoreBytes: 64 * 1024 } });
+    const before = (await admin(t, 'GET', '/health')).body.tasks;
+    const res = await postJson(
+      t,
+      '/message:send',
+      v1Send(
+        'What is the weather today?',
+        { messageId: 'inline-big' },
+        {
+          configuration: { taskPushNotificationConfig: { url: `${HOOK}/${'x'.repeat(100_000)}` } },
+        },
+      ),
+    );
+    expect(res.status).toBe(429);
+    expect(res.body.error.message).toMatch(/^Failed to accept the message: /);
+    expect((await admin(t, 'GET', '/health')).body.tasks).toBe(before);
+    expect(t.sim.store.size).toBe(before);
+  });
 });
 
 describe('a delivery record', () => {
