@@ -80,15 +80,19 @@ describe('a call the journal forgot', () => {
 });
 
 describe('a call the judge keeps', () => {
-  it("counts its path against the verdicts' budget: 1,000 calls with 16 KB paths fit 1 MiB", () => {
+  it('counts its path as the record keeps it once the journal lets it go: 2,000 calls of 16 KB paths in 1 MiB', () => {
     const judge = new Judge({ facts: () => undefined, maxBytes: 1024 * 1024 });
-    for (let i = 0; i < 1000; i++) {
-      judge.observe(
-        { id: 'phone', by: 'header' },
-        { atMs: i, kind: 'get', taskId: 't', path: `/${'p'.repeat(16 * 1024)}` },
-      );
+    const journal = new RequestJournal(10);
+    const calls: Exchange[] = [];
+    for (let i = 0; i < 2000; i++) {
+      const exchange = open(journal, `/${'p'.repeat(16 * 1024)}`);
+      judge.observe({ id: 'phone', by: 'header' }, exchange);
+      complete(journal, exchange);
+      calls.push(exchange);
     }
     expect(judge.bytes).toBeLessThanOrEqual(1024 * 1024);
-    expect(judge.size.calls).toBeLessThan(70);
+    expect(judge.size.calls).toBeGreaterThan(1000);
+    const whole = calls.filter((call) => call.path.length > MAX_SLIM_PATH_CHARS + 40);
+    expect(whole).toEqual(calls.slice(-10));
   });
 });
