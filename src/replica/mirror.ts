@@ -61,12 +61,14 @@ export function applyEntry(entry: Entry, from: string, to: MirrorTarget): void {
     case 'cancel':
       ledger.cancelRequested(entry.taskId);
       return to.cancelHere(entry.taskId);
-    case 'push-config':
+    case 'push-config': {
+      const record = store.find(entry.taskId);
+      if (record) store.keepPushConfig(record, entry.config, true);
+      return;
+    }
     case 'push-config-deleted': {
       const record = store.find(entry.taskId);
-      if (!record) return;
-      if (entry.kind === 'push-config') store.keepPushConfig(record, entry.config, true);
-      else store.dropPushConfig(record, entry.configId);
+      if (record) store.dropPushConfig(record, entry.configId);
       return;
     }
     case 'fault':

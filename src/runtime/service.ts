@@ -5,7 +5,7 @@
  */
 import { A2AError, invalidParams, taskNotFound } from '../domain/errors.js';
 import { isTerminal } from '../domain/lifecycle.js';
-import { eventBytes, messageBytes, pushConfigBytes } from '../domain/size.js';
+import { messageBytes } from '../domain/size.js';
 import {
   metadataOf,
   type JsonObject,
@@ -332,10 +332,7 @@ export class SimService implements TaskService {
       artifacts: [],
       history: [userMessage],
     };
-    const { store } = this.options;
-    // The task and its webhook are let in together: a config with no room refuses the message, not its task.
-    if (push) store.admit(eventBytes({ kind: 'task', task }) + pushConfigBytes(push), ctx.scope);
-    const record = store.create(task, ctx.scope, scenario.id, now);
+    const record = this.options.store.create(task, ctx.scope, scenario.id, now, push);
     // Before the turn plays: the webhook gets every event from the task's creation on.
     if (push) this.pushConfigs.attach(record, push, 0, ctx);
     this.runs.begin(record, scenario, seed, turnRequest(turn, userMessage, now));

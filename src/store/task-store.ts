@@ -8,22 +8,25 @@
  * only running or waiting ones remain, new work is refused rather than the heap exhausted.
  */
 import { A2AError } from '../domain/errors.js';
-import { canApply, isInterrupted, isTerminal, LiveTask } from '../domain/lifecycle.js';
+import { canApply, isInterrupted, isTerminal } from '../domain/lifecycle.js';
 import type { Scope } from '../domain/scope.js';
 import { eventBytes, pushConfigBytes } from '../domain/size.js';
 import type {
   ListTasksQuery,
   LoggedEvent,
   PushConfig,
+  PushConfigInput,
   Task,
   TaskEvent,
-  TaskStatus,
 } from '../domain/types.js';
 import { AgeQueue } from './age-queue.js';
 import { storeFullError } from './store-full.js';
 import { ContextIndex } from './context-index.js';
 import { EventLog } from './event-log.js';
 import { pageOf, type Page } from './task-page.js';
+import { TaskRecord, type ScopeShare } from './task-record.js';
+
+export { TaskRecord };
 
 export interface RetentionOptions {
   maxTasks: number;
@@ -46,85 +49,8 @@ export const DEFAULT_INPUT_TTL_MS = 60 * 60 * 1000;
 /** One scope's tasks may hold this part of the store's budget, by default. */
 export const DEFAULT_SCOPE_SHARE = 0.75;
 
-/** What one scope's tasks hold together. */
-interface ScopeShare {
-  bytes: number;
-}
-
 /** Why a task left the store: its retention, a removal asked for (a reset), or the store closing. */
 export type EvictionCause = 'retention' | 'removed' | 'cleared';
-
-const NO_PUSH_CONFIGS: ReadonlyMap<string, PushConfig> = new Map();
-
-export class TaskRecord {
-  private configs: Map<string, PushConfig> | undefined;
-  private readonly live: LiveTask;
-  /** The status {@link statusTimeMs} was read from, and what it read. */
-  private timedStatus: TaskStatus | undefined;
-  private timeMs = 0;
-
-  constructor(
-    readonly scope: Scope,
-    readonly scenarioId: string,
-    task: Task,
-    readonly log: EventLog,
-    /** Store-wide counter of status changes: breaks ties between equal status timestamps in listings. */
-    public statusOrder: number,
-    /** What the task holds, approximately: the sum of its events' {@link eventBytes}. */
-    public bytes = 0,
-    /** What its scope's tasks hold together, shared by them. */
-    readonly share: ScopeShare = { bytes: 0 },
-  ) {
-    this.live = new LiveTask(task);
-  }
-
-  get id(): string {
-    return this.live.id;
-  }
-
-  /** The task's webhooks, by config id, in creation order: kept through the store, which counts them. */
-  get pushConfigs(): ReadonlyMap<string, PushConfig> {
-    return this.configs ?? NO_PUSH_CONFIGS;
-  }
-
-  /** The store's way to change them (made on first use: most tasks have none). */
-  editPushConfigs(): Map<string, PushConfig> {
-    return (this.configs ??= new Map());
-  }
-
-  get contextId(): string {
-    return this.live.contextId;
-  }
-
-  get status(): TaskStatus {
-    return this.live.status;
-  }
-
-  /** The status timestamp in epoch ms (0 if it does not parse), read once for each status. */
-  get statusTimeMs(): number {
-    const { status } = this.live;
-    if (status !== this.timedStatus) {
-      this.timedStatus = status;
-      this.timeMs = Date.parse(status.timestamp) || 0;
-    }
-    return this.timeMs;
-  }
-
-  /** The task's generation (v1.1 draft §3.2.7), when the store keeps generations. */
-  get generation(): number | undefined {
-    return this.live.generation;
-  }
-
-  /** The task as of the latest event, as a value: copied when first asked for after a change. */
-  get task(): Task {
-    return this.live.snapshot();
-  }
-
-  /** @internal The store's: applies an event it has checked. */
-  apply(event: TaskEvent): void {
-    this.live.apply(event);
-  }
-}
 
 export type TaskPage = Page<TaskRecord>;
 
@@ -202,11 +128,21 @@ export class TaskStore {
     return record && record.scope.key === scope.key ? record : undefined;
   }
 
-  /** Stores a new task and logs its creation as event 1; refuses it when the byte budget is spent. */
-  create(given: Task, scope: Scope, scenarioId: string, atMs: number): TaskRecord {
+  /**
+   * Stores a new task and logs its creation as event 1; refuses it when the byte budget is spent.
+   * With `pushConfig`, the webhook its message carries: room is made for both, so that a task is
+   * never created only for its config to be refused.
+   */
+  create(
+    given: Task,
+    scope: Scope,
+    scenarioId: string,
+    atMs: number,
+    pushConfig?: PushConfigInput,
+  ): TaskRecord {
     // §3.2.7: a task is created at generation 1.
     const task = this.keeps.generation ? { ...given, generation: 1 } : given;
-    const record = this.open(task, scope, scenarioId, atMs);
+    const record = this.open(task, scope, scenarioId, atMs, pushConfig ? pushConfigBytes(pushConfig) : 0);
     const { id: taskId, contextId, generation } = task;
     record.log.append({ taskId, contextId, atMs, event: { kind: 'task', task }, generation });
     return record;
@@ -225,10 +161,11 @@ export class TaskStore {
     return record;
   }
 
-  private open(task: Task, scope: Scope, scenarioId: string, atMs: number): TaskRecord {
+  /** `comingBytes`: what the task will hold at once besides its creation (made room for, not held). */
+  private open(task: Task, scope: Scope, scenarioId: string, atMs: number, comingBytes = 0): TaskRecord {
     this.evict(atMs);
     const bytes = eventBytes({ kind: 'task', task });
-    this.admit(bytes, scope);
+    this.admit(bytes + comingBytes, scope);
     const log = new EventLog(this.retention.maxEventsPerTask, this.retention.eventTtl, this.logged);
     let share = this.shares.get(scope.key);
     if (!share) this.shares.set(scope.key, (share = { bytes: 0 }));

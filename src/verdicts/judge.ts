@@ -59,14 +59,12 @@ const MAX_CLIENTS = 1_000;
 export const DEFAULT_VERDICT_BYTES = 32 * 1024 * 1024;
 /** What one call costs, approximately, before its path and its stream: the record and what the rules read. */
 const CALL_BYTES = 320;
-/** A slim record's path: its first characters and `… (N more characters)`. */
-const SLIM_PATH_BYTES = MAX_SLIM_PATH_CHARS + 32;
 /**
  * What a call holds as the judge keeps it: its path is the client's, and once the journal lets the
  * call go, the record keeps the path's start (the journal counts the whole path while it shows it).
  */
 const callBytes = (call: Observation): number =>
-  CALL_BYTES + Math.min(call.path?.length ?? 0, SLIM_PATH_BYTES);
+  CALL_BYTES + Math.min(call.path?.length ?? 0, MAX_SLIM_PATH_CHARS);
 /**
  * What each event a stream delivered is counted at: kept as its facts, an object and its place in
  * the array; kept as its seq alone, the place only.

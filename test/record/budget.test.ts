@@ -23,7 +23,7 @@ async function stream(base: string, text: string, messageId: string) {
 
 it('leaves out a conversation past the budget, whole, says how many, and records the next that fits', async () => {
   const out = await mkdtemp(join(tmpdir(), 'a2a-sim-record-budget-'));
-  const agent = await startUpstreamAgent({ stepMs: 5 });
+  const agent = await startUpstreamAgent({ stepMs: 0 });
   const recorder = await createSimulator({
     port: 0,
     host: '127.0.0.1',
