@@ -103,6 +103,10 @@ function kindsIn(file: string): Map<string, [count: number, bytes: number]> {
 await send(job.warmup);
 // Both snapshots are taken before either is read: what reading one makes is in neither.
 const before = settledHeap('before');
+// The snapshot blocked this process (the server's too) for as long as it took: on a busy machine,
+// past the server's 5-s keep-alive timeout, whose timer then closes the idle connection just as
+// the next send goes out on it (ECONNRESET). The sends go on a new connection.
+agent.destroy();
 await send(job.sends);
 const after = settledHeap('after');
 const kindsBefore = kindsIn(before.file);
