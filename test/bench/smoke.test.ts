@@ -1,9 +1,9 @@
 /**
- * Keeps `npm run bench` working: runs `bench/run.ts --quick` on a workload of each kind and shape
- * (the others differ from one of these by their numbers only: more streams, more connections) and
- * `--soak --soak-hostile --quick` (a virtual hour, then four hostile virtual minutes: a few seconds
- * each), and checks that their JSON has each workload with real numbers. It measures nothing: the
- * figures of a quick run beside the other test files say nothing about performance.
+ * Keeps `npm run bench` working: runs `bench/run.ts --quick --soak --soak-hostile` on a workload of
+ * each kind and shape (the others differ from one of these by their numbers only: more streams,
+ * more connections) and both soaks (a virtual hour, then four hostile virtual minutes: a few
+ * seconds each), and checks that its JSON has each workload with real numbers. It measures
+ * nothing: the figures of a quick run beside the other test files say nothing about performance.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -59,18 +59,32 @@ const WORKLOADS = [
   'send-retained',
 ];
 
-describe('npm run bench -- --quick', () => {
-  it('runs a workload of each kind and reports numbers for each', { timeout: 200_000 }, async () => {
-    const file = join(dir, 'bench.json');
-    const { code, output } = await runQuickBench(file, '--only', WORKLOADS.join(','));
-    expect(code, output).toBe(0);
-    const report = JSON.parse(readFileSync(file, 'utf8')) as {
-      workloads: Record<string, Obj>;
-      targets: Obj[];
-    };
-    const w = report.workloads;
+interface Report {
+  workloads: Record<string, Obj>;
+  targets: Obj[];
+}
 
-    expect(Object.keys(w).sort()).toEqual([...WORKLOADS].sort());
+// One run for the workloads and both soaks: a run of its own would start tsx and its simulators again.
+let report: Report;
+beforeAll(async () => {
+  const file = join(dir, 'bench.json');
+  const { code, output } = await runQuickBench(
+    file,
+    '--only',
+    WORKLOADS.join(','),
+    '--soak',
+    '--soak-hostile',
+  );
+  expect(code, output).toBe(0);
+  report = JSON.parse(readFileSync(file, 'utf8')) as Report;
+  expect(Object.keys(report.workloads).sort()).toEqual([...WORKLOADS, 'soak', 'soak-hostile'].sort());
+}, 240_000);
+
+describe('npm run bench -- --quick', () => {
+  it('runs a workload of each kind and reports numbers for each', () => {
+    const w = Object.fromEntries(
+      Object.entries(report.workloads).filter(([name]) => !name.startsWith('soak')),
+    );
 
     const kinds = ['simulator', 'sdk', 'express', 'node'];
     const startup = w.startup!.servers as Record<string, Obj>;
@@ -163,18 +177,8 @@ describe('npm run bench -- --quick', () => {
 });
 
 describe('npm run bench -- --soak --soak-hostile --quick', () => {
-  // One run for both soaks: a second would start tsx and build its simulator again.
-  let workloads: Record<string, Obj>;
-  beforeAll(async () => {
-    const file = join(dir, 'soak.json');
-    const { code, output } = await runQuickBench(file, '--soak', '--soak-hostile');
-    expect(code, output).toBe(0);
-    ({ workloads } = JSON.parse(readFileSync(file, 'utf8')) as { workloads: Record<string, Obj> });
-    expect(Object.keys(workloads)).toEqual(['soak', 'soak-hostile']);
-  }, 90_000);
-
   it('soaks a virtual hour through both retention limits', () => {
-    const soak = workloads.soak!;
+    const soak = report.workloads.soak!;
     expect(soak.errors, JSON.stringify(soak.errorSamples)).toBe(0);
     expect(positive(soak.tasksCreated)).toBe(true);
     const evictions = soak.evictions as Obj;
@@ -185,7 +189,7 @@ describe('npm run bench -- --soak --soak-hostile --quick', () => {
   });
 
   it('soaks hostile traffic against small budgets, the ordinary traffic beside it answered', () => {
-    const soak = workloads['soak-hostile']!;
+    const soak = report.workloads['soak-hostile']!;
     const ordinary = soak.ordinary as Obj;
     const hostile = soak.hostile as Obj;
     expect(ordinary.errors, JSON.stringify(ordinary.errorSamples)).toBe(0);
