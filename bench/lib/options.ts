@@ -7,7 +7,8 @@ import type { HostileJob, SoakJob } from '../soak-process.js';
 
 export const HELP = [
   'npm run bench -- [options]',
-  '  --quick           every workload briefly, one round (what the smoke test runs): checks the script',
+  '  --quick           every workload briefly, one round, at most 100 streams (what the smoke test runs):',
+  '                    checks the script',
   '  --duration S      seconds per measured run (default 5)',
   '  --warmup S        seconds of load before each measured HTTP run, discarded (default 3; --quick 0)',
   '  --rounds N        rounds per workload, servers interleaved (default 3; --quick 1)',
