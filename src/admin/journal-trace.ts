@@ -6,6 +6,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Exchange, JournalEntry } from '../calls/exchange.js';
 import type { Clock } from '../lib/clock.js';
+import { headersBytes } from '../lib/bytes.js';
 import type { SimEventBody, SimEventBus } from './events.js';
 import type { RequestJournal } from './journal.js';
 
@@ -109,7 +110,12 @@ export function journalCalls(journal: RequestJournal, events: SimEventBus, clock
     };
     // As it arrived: the entry fills in later, and an event in the bus history must not change after
     // the fact (the live feed and a replay of it would disagree).
-    events.publish(requestReceivedBody, exchange, exchange.headers);
+    events.publish(
+      requestReceivedBody,
+      exchange,
+      exchange.headers,
+      exchange.path.length + headersBytes(exchange.headers),
+    );
     return { exchange, complete };
   };
 }

@@ -8,6 +8,7 @@
 import type { CardSignatureFault } from '../domain/card-signature.js';
 import { A2AError } from '../domain/errors.js';
 import { clip } from '../lib/excerpt.js';
+import { headersBytes } from '../lib/bytes.js';
 import type { Place, Scope } from '../domain/scope.js';
 import { placeOf, scopeOf } from '../domain/scope.js';
 import type { PushDialect, TaskState } from '../domain/types.js';
@@ -316,8 +317,7 @@ export class Exchange {
   requestBytes(): number {
     let bytes = EXCHANGE_BYTES + this.path.length + (this.body?.length ?? 0) + (this.answer?.bytes ?? 0);
     if (this.trace) bytes += TRACE_BYTES + (this.trace.state?.length ?? 0);
-    for (const name in this.headers) bytes += name.length + this.headers[name]!.length;
-    return bytes;
+    return bytes + headersBytes(this.headers);
   }
 
   /** The journal no longer shows it: only what the verdicts read stays. */
@@ -380,6 +380,7 @@ const NO_FAULTS: readonly number[] = Object.freeze([]);
 
 /** What an exchange costs beside its request's copies, approximately. */
 const EXCHANGE_BYTES = 400;
+
 /** What its trace's ids cost, approximately. */
 const TRACE_BYTES = 150;
 

@@ -1,7 +1,7 @@
 /**
  * The record of every fault chaos injected: which request it hit, the task and seq, and what was
  * done, so a client's test can assert what its client met ("dropped after seq 3, resumed from 3").
- * A bounded ring: the newest `capacity` records are kept.
+ * A bounded ring: the newest 10,000 records, within 8 MiB.
  */
 import { RingLog } from '../lib/ring-log.js';
 import type { Exchange, RequestSummary } from '../calls/exchange.js';
@@ -35,8 +35,29 @@ export interface FaultQuery {
   after?: number;
 }
 
+/** What a record costs beside its strings, approximately. */
+const RECORD_BYTES = 300;
+
+/** What a fault record holds, approximately: a workspace's or tenant's name is the client's, up to a URL's length. */
+export function faultBytes(fault: FaultRecord): number {
+  let bytes =
+    RECORD_BYTES + fault.profile.length + (fault.taskId?.length ?? 0) + (fault.replica?.length ?? 0);
+  for (const key in fault.detail) bytes += key.length + String(fault.detail[key]).length;
+  const request = fault.request;
+  if (request) {
+    bytes += request.binding.length + request.operation.length + (request.chaos?.length ?? 0);
+    if (typeof request.id === 'string') bytes += request.id.length;
+    if (request.scope) bytes += 2 * request.scope.key.length;
+  }
+  return bytes;
+}
+
 export class FaultLog extends RingLog<FaultRecord> {
   private readonly appliedListeners: ((fault: FaultRecord, exchange: Exchange) => void)[] = [];
+
+  constructor(maxBytes = 8 * 1024 ** 2) {
+    super({ capacity: 10_000, maxBytes, weigh: faultBytes });
+  }
 
   /** Records a fault chaos applied to a call, naming the request, and notes its number on the call's record. */
   applied(fault: Omit<FaultRecord, 'n' | 'request'>, exchange: Exchange): FaultRecord {

@@ -31,9 +31,10 @@ export function composeControl(
   const { clock } = settings;
   const { store, faults, deliveries, replica } = shared;
   const events = new SimEventBus(() => clock.now());
+  // A task's events and ids are the store's to count, while it keeps the task.
   store.onEvent((record, event) => {
-    if (event.seq === 1) events.publish(taskCreatedBody, record, event);
-    events.publish(taskEventBody, record, event);
+    if (event.seq === 1) events.publish(taskCreatedBody, record, event, 0);
+    events.publish(taskEventBody, record, event, 0);
   });
   // An evicted task's events stay in the history, but only as much of them as is small.
   store.onEvict((record) => events.release(record, withoutLargeEvent));
@@ -101,7 +102,9 @@ export function composeControl(
         },
         journal: { bytes: journal.bytes, maxBytes: journal.maxBytes, entries: journal.size },
         verdicts: { bytes: judge.bytes, maxBytes: judge.maxBytes, ...judge.size },
-        events: { kept: events.size },
+        events: { kept: events.size, bytes: events.bytes, maxBytes: events.maxBytes },
+        faults: { records: faults.size, bytes: faults.bytes, maxBytes: faults.maxBytes },
+        deliveries: { records: deliveries.size, bytes: deliveries.bytes, maxBytes: deliveries.maxBytes },
         ...(plane.feedMemory && { feed: plane.feedMemory() }),
         ...(shared.tracing && { spans: spansMemory(shared.tracing.budget) }),
         rssBytes: process.memoryUsage.rss(),

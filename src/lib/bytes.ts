@@ -26,3 +26,10 @@ export function formatBytes(bytes: number): string {
   }
   return `${bytes}B`;
 }
+
+/** What a copy of a request's headers holds, approximately, in bytes: its names and values. */
+export function headersBytes(headers: Record<string, string>): number {
+  let bytes = 0;
+  for (const name in headers) bytes += name.length + headers[name]!.length;
+  return bytes;
+}

@@ -1,20 +1,58 @@
 /**
- * An append-only record that keeps only its newest `capacity` entries, numbered 1, 2, … in order,
- * with listeners for each new one: what the fault and delivery logs are made of.
+ * An append-only record that keeps only its newest entries, numbered 1, 2, … in order, with
+ * listeners for each new one: what the fault and delivery logs are made of. It keeps at most
+ * `capacity` entries and what they hold within `maxBytes` (by `weigh`, an estimate): an entry's
+ * strings are its callers' (a scope's names, a webhook's URL), so a count alone bounds nothing.
  */
+export interface RingLogLimits<T> {
+  /** Entries kept at most. */
+  capacity: number;
+  /** What the kept entries may hold, approximately, in bytes; the newest is kept whatever its size. */
+  maxBytes: number;
+  /** What one entry holds, approximately, in bytes. */
+  weigh(entry: T): number;
+}
+
 export class RingLog<T extends { n: number }> {
+  /** Entries from `start` on are kept; those before it are dropped, and compacted away in batches. */
   private entries: T[] = [];
+  private weights: number[] = [];
+  private start = 0;
   private counter = 0;
+  private heldBytes = 0;
   private readonly listeners: ((entry: T) => void)[] = [];
 
-  constructor(private readonly capacity = 10_000) {}
+  constructor(private readonly limits: RingLogLimits<T>) {}
+
+  /** What the kept entries hold, approximately, in bytes. */
+  get bytes(): number {
+    return this.heldBytes;
+  }
+
+  get maxBytes(): number {
+    return this.limits.maxBytes;
+  }
+
+  /** How many entries are kept. */
+  get size(): number {
+    return this.entries.length - this.start;
+  }
 
   record(entry: Omit<T, 'n'>): T {
     const numbered = { n: ++this.counter, ...entry } as T;
+    const weight = this.limits.weigh(numbered);
     this.entries.push(numbered);
-    // Trim in batches so each record costs amortised O(1).
-    if (this.entries.length > this.capacity + Math.ceil(this.capacity / 4)) {
-      this.entries = this.entries.slice(-this.capacity);
+    this.weights.push(weight);
+    this.heldBytes += weight;
+    while (this.size > 1 && (this.size > this.limits.capacity || this.heldBytes > this.limits.maxBytes)) {
+      this.heldBytes -= this.weights[this.start]!;
+      this.start++;
+    }
+    // Compacted in batches, so each record costs amortised O(1).
+    if (this.start > Math.ceil(this.limits.capacity / 4)) {
+      this.entries = this.entries.slice(this.start);
+      this.weights = this.weights.slice(this.start);
+      this.start = 0;
     }
     for (const listener of this.listeners) listener(numbered);
     return numbered;
@@ -22,9 +60,8 @@ export class RingLog<T extends { n: number }> {
 
   /** The kept entries that pass `where`, oldest first. */
   filter(where: (entry: T) => boolean): T[] {
-    // Trimming is batched: entries beyond the newest `capacity` may still be held, never shown.
     const kept: T[] = [];
-    for (let i = Math.max(0, this.entries.length - this.capacity); i < this.entries.length; i++) {
+    for (let i = this.start; i < this.entries.length; i++) {
       if (where(this.entries[i]!)) kept.push(this.entries[i]!);
     }
     return kept;
@@ -36,5 +73,8 @@ export class RingLog<T extends { n: number }> {
 
   clear(): void {
     this.entries = [];
+    this.weights = [];
+    this.start = 0;
+    this.heldBytes = 0;
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The record of every webhook delivery attempt and its outcome, for tests to assert on and for
- * the log. A bounded ring: the newest `capacity` records are kept.
+ * the log. A bounded ring: the newest 10,000 records, within 8 MiB.
  */
 import { RingLog } from '../lib/ring-log.js';
 
@@ -49,7 +49,27 @@ export interface DeliveryQuery {
   after?: number;
 }
 
+/** What a record costs beside its strings, approximately. */
+const RECORD_BYTES = 300;
+
+/** What a delivery record holds, approximately (its URL and error are clipped: dispatcher.ts). */
+export function deliveryBytes(delivery: DeliveryRecord): number {
+  return (
+    RECORD_BYTES +
+    delivery.taskId.length +
+    delivery.configId.length +
+    delivery.url.length +
+    (delivery.error?.length ?? 0) +
+    (delivery.chaos?.length ?? 0) +
+    (delivery.replica?.length ?? 0)
+  );
+}
+
 export class DeliveryLog extends RingLog<DeliveryRecord> {
+  constructor(maxBytes = 8 * 1024 ** 2) {
+    super({ capacity: 10_000, maxBytes, weigh: deliveryBytes });
+  }
+
   list(query: DeliveryQuery = {}): DeliveryRecord[] {
     return this.filter(
       (r) =>
