@@ -121,6 +121,10 @@ describe('GET /_sim/metrics', () => {
     expect(valueOf(all, 'a2a_sim_tasks', { state: 'failed' })).toBe(0);
     expect(valueOf(all, 'a2a_sim_memory_bytes', { record: 'store' })).toBeGreaterThan(0);
     expect(valueOf(all, 'a2a_sim_memory_max_bytes', { record: 'journal' })).toBe(32 * 1024 * 1024);
+    // The feed's history holds the requests made so far; the fault log the one drop.
+    expect(valueOf(all, 'a2a_sim_memory_bytes', { record: 'events' })).toBeGreaterThan(0);
+    expect(valueOf(all, 'a2a_sim_memory_bytes', { record: 'faults' })).toBeGreaterThan(0);
+    expect(valueOf(all, 'a2a_sim_memory_max_bytes', { record: 'deliveries' })).toBe(8 * 1024 * 1024);
     const verdicts = all.get('a2a_sim_verdicts')!.metrics;
     expect(verdicts.length).toBeGreaterThan(0);
     expect(
