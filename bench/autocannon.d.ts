@@ -17,6 +17,8 @@ declare module 'autocannon' {
       body?: string;
       connections?: number;
       duration?: number;
+      /** Requests to send, after which it stops: the duration is then ignored. */
+      amount?: number;
       timeout?: number;
       requests?: Request[];
     }

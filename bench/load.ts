@@ -18,6 +18,8 @@ export interface LoadJob {
   body?: string;
   connections: number;
   durationSec: number;
+  /** A number of requests to send instead of a duration (--quick: see Settings.requestsPerRun). */
+  requests?: number;
   /** A warm-up job: run it, answer only `{ok: true}`. */
   discard?: boolean;
 }
@@ -61,7 +63,7 @@ async function runOnce(job: LoadJob, durationSec: number, times?: number[]) {
       ],
     }),
     connections: job.connections,
-    duration: durationSec,
+    ...(job.requests === undefined ? { duration: durationSec } : { amount: job.requests }),
     timeout: 10,
   });
   if (times) {

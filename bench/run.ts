@@ -93,7 +93,8 @@ const startedAt = new Date();
 const loadBefore = loadavg();
 const bench: Bench = { settings, pin, simulatorFlags, log };
 log(
-  `a2a-sim bench: ${workloads.map((w) => w.name).join(', ')}; ${settings.durationSec} s per run, ` +
+  `a2a-sim bench: ${workloads.map((w) => w.name).join(', ')}; ` +
+    `${settings.requestsPerRun === undefined ? `${settings.durationSec} s` : `${settings.requestsPerRun} requests`} per run, ` +
     `${settings.rounds} round(s); ${pin ? `servers on core 0, load on core 1${pinnedSelf ? '' : ' (this process unpinned)'}` : 'no taskset: unpinned'}`,
 );
 

@@ -104,6 +104,7 @@ async function httpRun(workload: HttpWorkload, kind: ServerKind, bench: Bench): 
     const result = await loadGenerator(pin).request<LoadResult>({
       ...job,
       durationSec: settings.durationSec,
+      ...(settings.requestsPerRun !== undefined && { requests: settings.requestsPerRun }),
       discard: false,
     });
     const wallMs = performance.now() - started;

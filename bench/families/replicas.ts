@@ -122,6 +122,7 @@ async function sendRun(
     body: REST_SEND_BODY,
     connections: workload.total / servers.length,
     durationSec,
+    ...(!discard && settings.requestsPerRun !== undefined && { requests: settings.requestsPerRun }),
     discard,
   });
   if (settings.warmupSec > 0)

@@ -7,8 +7,8 @@ import type { HostileJob, SoakJob } from '../soak-process.js';
 
 export const HELP = [
   'npm run bench -- [options]',
-  '  --quick           every workload briefly, one round, at most 100 streams (what the smoke test runs):',
-  '                    checks the script',
+  '  --quick           every workload briefly, one round, 200 requests a run, at most 100 streams (what',
+  '                    the smoke test runs): checks the script',
   '  --duration S      seconds per measured run (default 5)',
   '  --warmup S        seconds of load before each measured HTTP run, discarded (default 3; --quick 0)',
   '  --rounds N        rounds per workload, servers interleaved (default 3; --quick 1)',
@@ -142,6 +142,12 @@ function settingsFor({
      */
     rounds: Number(rounds ?? (quick ? 1 : 3)),
     startupRepeats: quick ? 1 : 5,
+    /**
+     * --quick: each measured HTTP run sends this many requests instead of lasting `durationSec`.
+     * It checks the script, beside the rest of the test suite, niced: a half-second window once
+     * ended before a starved server had answered anything.
+     */
+    requestsPerRun: quick ? 200 : undefined,
     /** A fresh server for every HTTP run, except with --quick (one per kind for all of them). */
     reuseServers: quick,
     idleSettleMs: quick ? 300 : 1000,
