@@ -380,7 +380,6 @@ const NO_FAULTS: readonly number[] = Object.freeze([]);
 
 /** What an exchange costs beside its request's copies, approximately. */
 const EXCHANGE_BYTES = 400;
-
 /** What its trace's ids cost, approximately. */
 const TRACE_BYTES = 150;
 
