@@ -15,7 +15,10 @@ export interface StoreKeys {
   tasks: string;
   /** The global chaos, as the last entry that set it. */
   chaos: string;
+  /** How many tasks each distinct request started (task-seeds.ts), by every replica together: a hash. */
   occurrences: string;
+  /** The generation of counts before `occurrences`, which bases move from as they are repeated. */
+  previousOccurrences: string;
   replicas: string;
   /** Who plays the task: a replica's name, with an expiry. */
   lease(taskId: string): string;
@@ -34,6 +37,7 @@ export function storeKeys(prefix: string): StoreKeys {
     tasks: `${prefix}tasks`,
     chaos: `${prefix}chaos`,
     occurrences: `${prefix}occurrences`,
+    previousOccurrences: `${prefix}occurrences:previous`,
     replicas: `${prefix}replicas`,
     lease: (taskId) => `${prefix}lease:${taskId}`,
     task: (taskId) => `${prefix}task:${taskId}`,

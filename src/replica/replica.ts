@@ -23,6 +23,7 @@ import type { Logger } from '../lib/log.js';
 import { every, wallDelay, wallNow } from '../lib/clock.js';
 import { TurnBatch } from '../lib/turn-batch.js';
 import type { SharedPlay, SharedPlays, TaskPlayer, TurnState } from '../runtime/plays.js';
+import { MAX_REMEMBERED_REQUESTS } from '../runtime/task-seeds.js';
 import type { TaskStore } from '../store/task-store.js';
 import { storeKeys, type StoreKeys } from './keys.js';
 import { PlayLedger } from './ledger.js';
@@ -70,7 +71,14 @@ export class Replica implements SharedPlays {
   private readonly rebuilder: Rebuilder;
   /** The repeat counts asked for in one turn of the event loop, counted by one call to Redis. */
   private readonly occurrences = new TurnBatch<string, number>(
-    (bases) => this.link.requests.countOccurrences(1, this.keys.occurrences, ...bases) as Promise<number[]>,
+    (bases) =>
+      this.link.requests.countOccurrences(
+        2,
+        this.keys.occurrences,
+        this.keys.previousOccurrences,
+        MAX_REMEMBERED_REQUESTS,
+        ...bases,
+      ) as Promise<number[]>,
   );
 
   private constructor(

@@ -162,10 +162,29 @@ for i = 1, #KEYS, 2 do
 end
 return held`;
 
-/** Counts one more occurrence of each request base, answering the new counts. KEYS: occurrences. */
+/**
+ * Counts one more occurrence of each request base, answering the new counts. The counts are kept
+ * in two generations: a base is counted in the current one, carrying on from the previous one's
+ * count; once the current one holds `ARGV[1]` bases it becomes the previous one, and the oldest
+ * generation goes. A base repeated in neither starts again at 1: the count only saves probing for a
+ * free task id (task-seeds.ts), and distinct requests, which a client makes at will, never fill
+ * Redis. KEYS: occurrences, previous occurrences. ARGV: bases kept per generation, then the bases.
+ */
 const COUNT_OCCURRENCES = `
 local counts = {}
-for i = 1, #ARGV do counts[i] = redis.call('HINCRBY', KEYS[1], ARGV[i], 1) end
+local most = tonumber(ARGV[1])
+for i = 2, #ARGV do
+  local base = ARGV[i]
+  local n
+  if redis.call('HEXISTS', KEYS[1], base) == 1 then
+    n = redis.call('HINCRBY', KEYS[1], base, 1)
+  else
+    n = tonumber(redis.call('HGET', KEYS[2], base) or '0') + 1
+    redis.call('HSET', KEYS[1], base, n)
+    if redis.call('HLEN', KEYS[1]) >= most then redis.call('RENAME', KEYS[1], KEYS[2]) end
+  end
+  counts[#counts + 1] = n
+end
 return counts`;
 
 export const SCRIPTS = {

@@ -11,9 +11,10 @@ import { Random } from '../lib/random.js';
 
 /**
  * Distinct requests whose repeat count is remembered, the least recently repeated forgotten first:
- * twice the default task cap, so a request whose tasks are still stored is rarely forgotten.
+ * twice the default task cap, so a request whose tasks are still stored is rarely forgotten. With a
+ * shared store, the bases each generation of its counts holds (replica/scripts.ts).
  */
-const MAX_REMEMBERED_REQUESTS = 20_000;
+export const MAX_REMEMBERED_REQUESTS = 20_000;
 
 export interface TaskSeed {
   seed: string;

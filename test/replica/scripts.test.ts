@@ -271,3 +271,38 @@ describe('the log', () => {
     expect(await requests.get(keys.count)).toBe('2');
   });
 });
+
+describe('the repeat counts', () => {
+  /** Counts one more of each base, `most` bases a generation. */
+  const counter = async () => {
+    const { requests, keys } = await store();
+    const count = async (most: number, ...bases: string[]) =>
+      (await requests.countOccurrences(
+        2,
+        keys.occurrences,
+        keys.previousOccurrences,
+        most,
+        ...bases,
+      )) as number[];
+    const held = async () =>
+      (await requests.hlen(keys.occurrences)) + (await requests.hlen(keys.previousOccurrences));
+    return { count, held };
+  };
+
+  it('counts each base on, across a generation, and forgets those not repeated for two', async () => {
+    const { count } = await counter();
+    expect(await count(3, 'a', 'a', 'b')).toEqual([1, 2, 1]);
+    // The third base fills the generation: it becomes the previous one.
+    expect(await count(3, 'c')).toEqual([1]);
+    // Repeated, a base carries its count on into the new generation.
+    expect(await count(3, 'a', 'd', 'e')).toEqual([3, 1, 1]);
+    // b was in neither of the last two generations: it starts again.
+    expect(await count(3, 'b', 'a')).toEqual([1, 4]);
+  });
+
+  it('holds at most two generations of bases, however many distinct requests come', async () => {
+    const { count, held } = await counter();
+    for (let i = 0; i < 50; i++) await count(10, ...Array.from({ length: 20 }, (_, j) => `base-${i}-${j}`));
+    expect(await held()).toBeLessThanOrEqual(20);
+  });
+});
