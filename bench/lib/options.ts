@@ -7,7 +7,7 @@ import type { HostileJob, SoakJob } from '../soak-process.js';
 
 export const HELP = [
   'npm run bench -- [options]',
-  '  --quick           every workload briefly, one round, 200 requests a run, at most 100 streams (what',
+  '  --quick           every workload briefly, one round, 200 requests a run, at most 20 streams (what',
   '                    the smoke test runs): checks the script',
   '  --duration S      seconds per measured run (default 5)',
   '  --warmup S        seconds of load before each measured HTTP run, discarded (default 3; --quick 0)',
@@ -25,7 +25,7 @@ export const HELP = [
   '                    virtual hours of the hostile soak after its warm-up (default 1)',
   '  --sse-scenarios D a directory with another bench-ticks.yaml and bench-chunks.yaml (same form, any number of',
   '                    ticks or chunks)',
-  '  --cost-streams N  concurrent streams of sse-append and sse-status (default 50, the sdk one per 50; --quick 4)',
+  '  --cost-streams N  concurrent streams of sse-append and sse-status (default 50, the sdk one per 50; --quick 2)',
   '  --cpu-prof DIR    run every simulator under node --cpu-prof, profiles into DIR',
   '  --json FILE       write the JSON there instead of printing it',
   '',
@@ -159,7 +159,7 @@ function settingsFor({
      */
     sseSettleMs: quick ? 300 : 1000,
     sseWindowMs: Math.min(durationSec, 8) * 1000,
-    sseGraceMs: quick ? 300 : 1000,
+    sseGraceMs: quick ? 2000 : 1000,
     /**
      * How long 1,000 streams may take to open. --quick runs beside the rest of the test suite on a
      * busy machine, where opening them once took more than 5 s (837 of 1,000 by then): 8 s, which
@@ -173,7 +173,7 @@ function settingsFor({
      * rest of the test suite, niced, the client once read a whole window of 250 ms (at 8×) in one
      * go, which leaves no time to divide by: no figure.
      */
-    costStreams: Number(costStreams ?? (quick ? 4 : 50)),
+    costStreams: Number(costStreams ?? (quick ? 2 : 50)),
     costSpeed: quick ? 2 : 1,
     soak: soakSettings(quick),
     soakHostile: hostileSoakSettings(
