@@ -46,13 +46,19 @@ async function allGone(pids: number[], withinMs = 1_000): Promise<void> {
   }
 }
 
+/**
+ * Long enough for the client to start and call the simulator on a busy machine (three test files at
+ * once took a client past 1 s): these tests stop a client that called it, then hung.
+ */
+const TIMEOUT_S = 4;
+
 describe('a2a-sim exam stops the command', () => {
   it('past --timeout: it and its children, with SIGKILL when they ignore SIGTERM, and the exam fails', async () => {
     const started = performance.now();
     const exit = await run([
       ...EXAM,
       '--timeout',
-      '2s',
+      `${TIMEOUT_S}s`,
       '--',
       process.execPath,
       STOP_CLIENT,
@@ -65,9 +71,13 @@ describe('a2a-sim exam stops the command', () => {
     expect(pids, exit.stdout).toHaveLength(2);
     await allGone(pids);
     // The timeout, then the grace, and the CLI's own start and stop: not the client's hour.
-    expect(took).toBeLessThan(2_000 + KILL_GRACE_MS + 8_000);
-    expect(exit.stderr).toContain('ran past its timeout (2s): SIGTERM to its processes, SIGKILL after 2s');
-    expect(exit.stdout).toContain('exam failed: the command ran past --timeout 2s and was stopped\n');
+    expect(took).toBeLessThan(TIMEOUT_S * 1000 + KILL_GRACE_MS + 8_000);
+    expect(exit.stderr).toContain(
+      `ran past its timeout (${TIMEOUT_S}s): SIGTERM to its processes, SIGKILL after 2s`,
+    );
+    expect(exit.stdout).toContain(
+      `exam failed: the command ran past --timeout ${TIMEOUT_S}s and was stopped\n`,
+    );
     expect(exit.code).toBe(1);
   });
 
@@ -75,7 +85,7 @@ describe('a2a-sim exam stops the command', () => {
     const exit = await run([
       ...EXAM,
       '--timeout',
-      '1s',
+      `${TIMEOUT_S}s`,
       '--',
       process.execPath,
       STOP_CLIENT,
@@ -83,7 +93,9 @@ describe('a2a-sim exam stops the command', () => {
       '--hang',
     ]);
     await allGone(pidsOf(exit.stdout));
-    expect(exit.stdout).toContain('exam failed: the command ran past --timeout 1s and was stopped\n');
+    expect(exit.stdout).toContain(
+      `exam failed: the command ran past --timeout ${TIMEOUT_S}s and was stopped\n`,
+    );
     expect(exit.code).toBe(1);
   });
 
