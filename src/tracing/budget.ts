@@ -13,6 +13,8 @@ export const MAX_SPAN_BYTES = 32 * 1024 * 1024;
 const SPAN_BYTES = 1024;
 /** One event: its name (shared), its time and a few attributes. */
 const EVENT_BYTES = 300;
+/** TraceFlags.SAMPLED of @opentelemetry/api, which this module does not load. */
+const TRACE_FLAG_SAMPLED = 1;
 
 /** What a span holds, approximately: a client makes a path long, a stream's events many. */
 export function spanBytes(span: ReadableSpan): number {
@@ -45,6 +47,9 @@ export class SpanBudget {
     return {
       onStart: (span, context) => inner.onStart(span, context),
       onEnd: (span) => {
+        // The batch processor drops a span that was recorded but not sampled (a custom sampler's
+        // RECORD): counted, it would never be exported, and never given back.
+        if ((span.spanContext().traceFlags & TRACE_FLAG_SAMPLED) === 0) return inner.onEnd(span);
         const bytes = spanBytes(span);
         if (this.held + bytes > this.maxBytes) {
           this.droppedSpans++;

@@ -57,4 +57,19 @@ describe('the span budget', () => {
     expect(waiting).toHaveLength(1);
     expect(budget.dropped).toBe(20 - handed.length);
   });
+
+  it('counts no span the processor will not export: recorded, not sampled', () => {
+    const budget = new SpanBudget(1024 * 1024);
+    const { exporter, waiting } = heldExporter();
+    const provider = new BasicTracerProvider({
+      // SamplingDecision.RECORD: the span is recorded, its trace flags say not sampled.
+      sampler: { shouldSample: () => ({ decision: 1 }), toString: () => 'record only' },
+      spanLimits: SPAN_LIMITS,
+      spanProcessors: [budget.admit(new SimpleSpanProcessor(budget.release(exporter)))],
+    });
+    for (let i = 0; i < 5; i++) longSpan(provider.getTracer('test'), 100);
+    expect(waiting).toHaveLength(0);
+    expect(budget.bytes).toBe(0);
+    expect(budget.dropped).toBe(0);
+  });
 });
