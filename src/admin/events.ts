@@ -222,12 +222,15 @@ function bodyBytes(body: SimEventBody): number {
     case 'push:attempt':
       return EVENT_SLOT_BYTES + deliveryBytes(body.delivery);
     case 'request:received':
-      // Published through a maker (journal-trace.ts), which says its size; this one is a replay's.
-      return EVENT_SLOT_BYTES + body.request.path.length + headersBytes(body.request.headers);
+      return EVENT_SLOT_BYTES + requestEventBytes(body.request.path, body.request.headers);
     case 'verdict:changed':
       return EVENT_SLOT_BYTES + verdictsBytes(body.verdicts);
   }
 }
+
+/** What a request's event holds beside its slot: what arrived, as the client sent it. */
+export const requestEventBytes = (path: string, headers: Record<string, string>): number =>
+  path.length + headersBytes(headers);
 
 const placeBytes = ({ agent, workspace, tenant }: Place): number =>
   (agent?.length ?? 0) + (workspace?.length ?? 0) + (tenant?.length ?? 0);

@@ -6,8 +6,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Exchange, JournalEntry } from '../calls/exchange.js';
 import type { Clock } from '../lib/clock.js';
-import { headersBytes } from '../lib/bytes.js';
-import type { SimEventBody, SimEventBus } from './events.js';
+import { requestEventBytes, type SimEventBody, type SimEventBus } from './events.js';
 import type { RequestJournal } from './journal.js';
 
 /** Headers whose values are secrets: the journal shows that they were sent, not what they hold. */
@@ -114,7 +113,7 @@ export function journalCalls(journal: RequestJournal, events: SimEventBus, clock
       requestReceivedBody,
       exchange,
       exchange.headers,
-      exchange.path.length + headersBytes(exchange.headers),
+      requestEventBytes(exchange.path, exchange.headers),
     );
     return { exchange, complete };
   };

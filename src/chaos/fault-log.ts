@@ -55,8 +55,8 @@ export function faultBytes(fault: FaultRecord): number {
 export class FaultLog extends RingLog<FaultRecord> {
   private readonly appliedListeners: ((fault: FaultRecord, exchange: Exchange) => void)[] = [];
 
-  constructor(maxBytes = 8 * 1024 ** 2) {
-    super({ capacity: 10_000, maxBytes, weigh: faultBytes });
+  constructor(maxBytes?: number) {
+    super({ maxBytes, weigh: faultBytes });
   }
 
   /** Records a fault chaos applied to a call, naming the request, and notes its number on the call's record. */

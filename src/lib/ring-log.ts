@@ -5,10 +5,10 @@
  * strings are its callers' (a scope's names, a webhook's URL), so a count alone bounds nothing.
  */
 export interface RingLogLimits<T> {
-  /** Entries kept at most. */
-  capacity: number;
-  /** What the kept entries may hold, approximately, in bytes; the newest is kept whatever its size. */
-  maxBytes: number;
+  /** Entries kept at most (default 10,000). */
+  capacity?: number;
+  /** What the kept entries may hold, approximately, in bytes (default 8 MiB); the newest is kept whatever its size. */
+  maxBytes?: number;
   /** What one entry holds, approximately, in bytes. */
   weigh(entry: T): number;
 }
@@ -21,16 +21,19 @@ export class RingLog<T extends { n: number }> {
   private counter = 0;
   private heldBytes = 0;
   private readonly listeners: ((entry: T) => void)[] = [];
+  private readonly capacity: number;
+  readonly maxBytes: number;
+  private readonly weigh: (entry: T) => number;
 
-  constructor(private readonly limits: RingLogLimits<T>) {}
+  constructor({ capacity = 10_000, maxBytes = 8 * 1024 ** 2, weigh }: RingLogLimits<T>) {
+    this.capacity = capacity;
+    this.maxBytes = maxBytes;
+    this.weigh = weigh;
+  }
 
   /** What the kept entries hold, approximately, in bytes. */
   get bytes(): number {
     return this.heldBytes;
-  }
-
-  get maxBytes(): number {
-    return this.limits.maxBytes;
   }
 
   /** How many entries are kept. */
@@ -40,16 +43,16 @@ export class RingLog<T extends { n: number }> {
 
   record(entry: Omit<T, 'n'>): T {
     const numbered = { n: ++this.counter, ...entry } as T;
-    const weight = this.limits.weigh(numbered);
+    const weight = this.weigh(numbered);
     this.entries.push(numbered);
     this.weights.push(weight);
     this.heldBytes += weight;
-    while (this.size > 1 && (this.size > this.limits.capacity || this.heldBytes > this.limits.maxBytes)) {
+    while (this.size > 1 && (this.size > this.capacity || this.heldBytes > this.maxBytes)) {
       this.heldBytes -= this.weights[this.start]!;
       this.start++;
     }
     // Compacted in batches, so each record costs amortised O(1).
-    if (this.start > Math.ceil(this.limits.capacity / 4)) {
+    if (this.start > Math.ceil(this.capacity / 4)) {
       this.entries = this.entries.slice(this.start);
       this.weights = this.weights.slice(this.start);
       this.start = 0;

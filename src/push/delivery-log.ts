@@ -66,8 +66,8 @@ export function deliveryBytes(delivery: DeliveryRecord): number {
 }
 
 export class DeliveryLog extends RingLog<DeliveryRecord> {
-  constructor(maxBytes = 8 * 1024 ** 2) {
-    super({ capacity: 10_000, maxBytes, weigh: deliveryBytes });
+  constructor(maxBytes?: number) {
+    super({ maxBytes, weigh: deliveryBytes });
   }
 
   list(query: DeliveryQuery = {}): DeliveryRecord[] {
