@@ -18,7 +18,10 @@ export interface TurnBatchOptions<Question> {
   at?: 'turn-end' | 'next-tick';
   /** Questions in one call at most: the next one starts another call. */
   most?: number;
-  /** What a question weighs (its bytes), and what a call may weigh at most; past it, it is sent. */
+  /**
+   * What a question weighs (its bytes), and what a call may weigh at most: a question that would
+   * take the open call past it goes in the next one (alone, if it weighs more on its own).
+   */
   weigh?: (question: Question) => number;
   mostWeight?: number;
   /** Told once of a call that failed, whose questions all fail with its error. */
@@ -42,9 +45,11 @@ export class TurnBatch<Question, Answer> {
   }
 
   async ask(question: Question): Promise<Answer> {
+    const weight = this.options.weigh?.(question) ?? 0;
+    if (this.open && this.open.weight + weight > this.mostWeight) this.open.send();
     const batch = (this.open ??= this.start());
     const i = batch.questions.push(question) - 1;
-    batch.weight += this.options.weigh?.(question) ?? 0;
+    batch.weight += weight;
     if (batch.questions.length >= this.most || batch.weight >= this.mostWeight) batch.send();
     return (await batch.answers)[i] as Answer;
   }

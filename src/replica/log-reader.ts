@@ -2,10 +2,11 @@
  * Follows the shared log: a blocking read on its own connection, each entry handed on in log
  * order, and a way for a request to wait until everything logged before it has been applied.
  *
- * Each entry carries its count `n` (1, 2, …, given by the script that adds it). An entry whose
- * count is not the next one means the entries between were trimmed before this replica read them
- * (it was paused, or slow, or started late): it has fallen behind. It refuses calls, rebuilds from
- * the snapshots, and then goes on reading where it was, skipping what the snapshots already hold.
+ * Each entry carries its count `n` (1, 2, …, given by the script that adds it); one stream entry
+ * holds the entries of one write, in order (scripts.ts). An entry whose count is not the next one
+ * means the entries between were trimmed before this replica read them (it was paused, or slow, or
+ * started late): it has fallen behind. It refuses calls, rebuilds from the snapshots, and then goes
+ * on reading where it was, skipping what the snapshots already hold.
  */
 import { deadline, wallDelay, wallNow } from '../lib/clock.js';
 import { TurnBatch } from '../lib/turn-batch.js';
@@ -147,7 +148,7 @@ export class SharedLogReader {
         const entries = reply?.[0]?.[1] ?? [];
         let bytes = 0;
         for (const [id, fields] of entries) {
-          const read = readEntry(fields, this.count + 1);
+          const read = readWrite(fields, this.count + 1);
           if (read.n > this.count + 1 && read.n - 1 > this.covered) await this.rebuild(read.n);
           bytes += this.take(id, read);
           if (!this.running) return;
@@ -163,26 +164,29 @@ export class SharedLogReader {
   }
 
   /**
-   * Applies one entry, once the entries before it are applied or rebuilt from (the caller rebuilds
-   * first when they are gone); answers its size. Not async: most reads apply every entry at once.
+   * Applies one write's entries, once the entries before them are applied or rebuilt from (the
+   * caller rebuilds first when they are gone); answers its size. Not async: most reads apply every
+   * entry at once.
    */
-  private take(id: string, { from, data, n }: ReadEntry): number {
+  private take(id: string, { from, text, n, count, many }: ReadWrite): number {
     if (n <= this.count) {
       // The count went back: Redis started again without its data, and the log with it.
       this.warn(`replica: the shared log starts again at entry ${n} (Redis lost its data)`);
       this.covered = 0;
     }
     this.applied = id;
-    this.count = n;
-    if (!this.follower.applies(from)) return data.length;
-    let entry: Entry;
+    this.count = n + count - 1;
+    // Its own writes, applied when made, are not even parsed.
+    if (!this.follower.applies(from)) return text.length;
+    let parsed: unknown;
     try {
-      entry = JSON.parse(data) as Entry;
+      parsed = JSON.parse(text);
     } catch {
-      return data.length;
+      return text.length;
     }
-    this.follower.entry(from, entry, n <= this.covered);
-    return data.length;
+    const entries = (many ? parsed : [parsed]) as Entry[];
+    for (let i = 0; i < entries.length; i++) this.follower.entry(from, entries[i]!, n + i <= this.covered);
+    return text.length;
   }
 
   /** Refuses what waits, then rebuilds until it works (Redis may be away meanwhile). */
@@ -221,21 +225,42 @@ export class SharedLogReader {
   }
 }
 
-interface ReadEntry {
+/** One write of a replica, as the log holds it. */
+interface ReadWrite {
   /** The replica that wrote it. */
   from: string;
-  data: string;
-  /** Its count in the log; `next` when it carries none. */
+  /** Its entries: a JSON array (`many`), or one entry as logs written before batches hold it. */
+  text: string;
+  many: boolean;
+  /** The count of its first entry; `next` when it carries none. */
   n: number;
+  /** How many entries it holds. */
+  count: number;
 }
 
-/** An entry's fields, as Redis answers them: name, value, name, value. */
-function readEntry(fields: string[], next: number): ReadEntry {
-  const read: ReadEntry = { from: '', data: '', n: next };
+/** A stream entry's fields, as Redis answers them: name, value, name, value. */
+function readWrite(fields: string[], next: number): ReadWrite {
+  const read: ReadWrite = { from: '', text: '', many: false, n: next, count: 1 };
   for (let i = 0; i + 1 < fields.length; i += 2) {
-    if (fields[i] === 'r') read.from = fields[i + 1]!;
-    else if (fields[i] === 'd') read.data = fields[i + 1]!;
-    else if (fields[i] === 'n') read.n = Number(fields[i + 1]);
+    const value = fields[i + 1]!;
+    switch (fields[i]) {
+      case 'r':
+        read.from = value;
+        break;
+      case 'b':
+        read.text = value;
+        read.many = true;
+        break;
+      case 'd':
+        read.text = value;
+        break;
+      case 'n':
+        read.n = Number(value);
+        break;
+      case 'c':
+        read.count = Math.max(1, Number(value) || 1);
+        break;
+    }
   }
   return read;
 }

@@ -7,7 +7,10 @@
 /**
  * Writes a batch of a replica's entries in order, each as if alone: one refused does not stop the
  * others. Answers, per entry, its count `n`, or why it was refused (`LEASE_LOST …`,
- * `ENTRY_TOO_BIG …`).
+ * `ENTRY_TOO_BIG …`). The entries taken go into the log as one stream entry: fields `r` (the
+ * replica), `n` (the count of its first entry), `c` (how many) and `b` (their texts, as a JSON
+ * array). One stream entry a batch, not one an entry: the counts, trims and reads a send's entries
+ * cost Redis and every replica are paid once for the batch.
  *
  * KEYS: log, count, bytes, marks, chaos, tasks, then lease, task and events of each entry's task
  * (any key for an entry about no task). ARGV: replica, log entries, log bytes, entry bytes, lease
@@ -23,6 +26,10 @@
  *   id.
  * - `forget`: removes the task's snapshot (the task left the replica's store); logs nothing.
  *   Argument: the task id.
+ *
+ * In three steps: which entries are taken (and the leases they take and give up), then the log's
+ * entry with the count, then the snapshots, in the entries' order. A script that fails halfway
+ * keeps what it wrote: a snapshot is never ahead of the log and its count.
  */
 const WRITE_ENTRIES = `
 local replica, logSize, budget, entryBytes, leaseMs =
@@ -32,58 +39,60 @@ local function before(mark)
   return mark and tonumber(string.match(mark, '%d+$'))
 end
 
--- The marks are read once a batch, then followed here. The count and the bytes are counted in
--- Redis entry by entry: a script that fails halfway keeps what it wrote, and the count must then
--- still say how many entries were added.
-local newest = before(redis.call('LINDEX', KEYS[4], -1))
-local oldest = redis.call('LINDEX', KEYS[4], 0)
-
--- Adds an entry with the next count and trims the log by count (MAXLEN, about) and by bytes: a
--- mark every 1/32 of the budget says how many bytes were added before its entry; the log is cut at
--- the oldest mark that leaves at most the budget.
-local function add(kind, data)
-  local n = redis.call('INCR', KEYS[2])
-  local size = #data + #replica + #kind + 64
+-- Adds the batch's entry and trims the log by count (MAXLEN, about) and by bytes: a mark every
+-- 1/32 of the budget says how many bytes were added before its entry; the log is cut at the oldest
+-- mark that leaves at most the budget.
+local function add(first, texts, size)
+  redis.call('SET', KEYS[2], first + #texts - 1)
   local total = redis.call('INCRBY', KEYS[3], size)
   local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', logSize, '*',
-    'r', replica, 'k', kind, 'n', n, 'd', data)
+    'r', replica, 'n', first, 'c', #texts, 'b', '[' .. table.concat(texts, ',') .. ']')
+  local newest = before(redis.call('LINDEX', KEYS[4], -1))
+  local oldest = redis.call('LINDEX', KEYS[4], 0)
   if not newest or total - size - newest >= budget / 32 then
     local mark = id .. ' ' .. (total - size)
     redis.call('RPUSH', KEYS[4], mark)
-    newest = total - size
     oldest = oldest or mark
   end
   local cut = false
   while oldest and total - before(oldest) > budget do
     redis.call('LPOP', KEYS[4])
     oldest = redis.call('LINDEX', KEYS[4], 0)
-    if not oldest then newest = nil end
     cut = true
   end
   if cut then
     redis.call('XTRIM', KEYS[1], 'MINID', string.match(oldest or id, '^%S+'))
   end
-  return n
 end
 
 -- The tasks this batch wrote about and whose lease it saw held by this replica: until their end or
 -- release in the batch, nothing else can change that (a script runs whole, and a lease does not
 -- expire while it runs).
 local playing = {}
+-- Whether each task the batch wrote about has ended, as the batch leaves it.
+local ended = {}
 
-local function held(lease, task, events, kind, data, taskId, creates)
-  if not playing[taskId] then
-    if redis.call('HEXISTS', task, 'ended') == 1 then return 'LEASE_LOST the task has ended' end
-    local holder = redis.call('GET', lease)
-    if creates and (holder == false or holder == replica) then
-      redis.call('SET', lease, replica, 'PX', leaseMs)
-      holder = replica
-    end
-    if holder == false then return 'LEASE_LOST no replica holds it' end
-    if holder ~= replica then return 'LEASE_LOST held by ' .. holder end
-    playing[taskId] = true
+local function hasEnded(task, taskId)
+  if ended[taskId] == nil then ended[taskId] = redis.call('HEXISTS', task, 'ended') == 1 end
+  return ended[taskId]
+end
+
+-- Whether this replica may write about the task now; why not, if it may not.
+local function refusal(lease, task, taskId, creates)
+  if playing[taskId] then return nil end
+  if hasEnded(task, taskId) then return 'LEASE_LOST the task has ended' end
+  local holder = redis.call('GET', lease)
+  if creates and (holder == false or holder == replica) then
+    redis.call('SET', lease, replica, 'PX', leaseMs)
+    holder = replica
   end
-  local n = add(kind, data)
+  if holder == false then return 'LEASE_LOST no replica holds it' end
+  if holder ~= replica then return 'LEASE_LOST held by ' .. holder end
+  playing[taskId] = true
+  return nil
+end
+
+local function keepPlay(task, events, kind, data, taskId, creates, n)
   if kind == 'event' then
     redis.call('RPUSH', events, data)
     if creates then redis.call('ZADD', KEYS[6], n, taskId) end
@@ -95,14 +104,10 @@ local function held(lease, task, events, kind, data, taskId, creates)
   elseif kind == 'end' then
     redis.call('HDEL', task, 'turn', 'player', 'pause', 'cancel')
     redis.call('HSET', task, 'ended', '1')
-    redis.call('DEL', lease)
-    playing[taskId] = nil
   end
-  return n
 end
 
-local function publish(task, events, kind, data, configId)
-  local n = add(kind, data)
+local function keepPublished(task, events, kind, data, configId)
   local known = redis.call('EXISTS', events) == 1
   if kind == 'cancel' and known and redis.call('HEXISTS', task, 'ended') == 0 then
     redis.call('HSET', task, 'cancel', '1')
@@ -113,10 +118,10 @@ local function publish(task, events, kind, data, configId)
   elseif kind == 'chaos' then
     redis.call('SET', KEYS[5], data)
   end
-  return n
 end
 
-local answers = {}
+local first = tonumber(redis.call('GET', KEYS[2]) or '0') + 1
+local answers, texts, keeps, size = {}, {}, {}, 0
 for i = 0, (#ARGV - 5) / 4 - 1 do
   local op, kind, data, arg = ARGV[6 + i * 4], ARGV[7 + i * 4], ARGV[8 + i * 4], ARGV[9 + i * 4]
   local lease, task, events = KEYS[7 + i * 3], KEYS[8 + i * 3], KEYS[9 + i * 3]
@@ -126,17 +131,43 @@ for i = 0, (#ARGV - 5) / 4 - 1 do
     playing[arg] = nil
     answer = 0
   elseif op == 'forget' then
-    redis.call('DEL', task, events)
-    redis.call('ZREM', KEYS[6], arg)
+    keeps[#keeps + 1] = { 'forget', task, events, arg }
+    ended[arg] = false
     answer = 0
   elseif #data > entryBytes then
     answer = 'ENTRY_TOO_BIG ' .. #data .. ' bytes, over entry-bytes ' .. entryBytes
-  elseif op == 'publish' then
-    answer = publish(task, events, kind, data, arg)
   else
-    answer = held(lease, task, events, kind, data, arg, op == 'create')
+    local creates = op == 'create'
+    if op ~= 'publish' then answer = refusal(lease, task, arg, creates) end
+    if not answer then
+      answer = first + #texts
+      texts[#texts + 1] = data
+      size = size + #data + #replica + #kind + 64
+      if op == 'publish' then
+        keeps[#keeps + 1] = { 'publish', task, events, kind, data, arg }
+      else
+        keeps[#keeps + 1] = { 'play', task, events, kind, data, arg, creates, answer }
+        if kind == 'end' then
+          redis.call('DEL', lease)
+          playing[arg] = nil
+          ended[arg] = true
+        end
+      end
+    end
   end
   answers[#answers + 1] = answer
+end
+
+if #texts > 0 then add(first, texts, size) end
+for _, keep in ipairs(keeps) do
+  if keep[1] == 'play' then
+    keepPlay(keep[2], keep[3], keep[4], keep[5], keep[6], keep[7], keep[8])
+  elseif keep[1] == 'publish' then
+    keepPublished(keep[2], keep[3], keep[4], keep[5], keep[6])
+  else
+    redis.call('DEL', keep[2], keep[3])
+    redis.call('ZREM', KEYS[6], keep[4])
+  end
 end
 return answers`;
 

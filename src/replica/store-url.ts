@@ -2,7 +2,7 @@
  * `--store`: `memory` (the default, this process alone) or `redis://[USER:PASSWORD@]HOST[:PORT][/DB]`,
  * which makes the process one replica of a simulator whose tasks live in that Redis. Query
  * parameters tune the sharing: `prefix` (of every key, so several simulators can share one Redis),
- * `lease` (how long a replica that stops renewing keeps its tasks), `log` and `log-bytes` (entries
+ * `lease` (how long a replica that stops renewing keeps its tasks), `log` and `log-bytes` (writes
  * and bytes the shared log keeps) and `entry-bytes` (the largest entry it takes).
  */
 import { formatBytes, parseBytes } from '../lib/bytes.js';
@@ -21,7 +21,7 @@ export interface RedisStoreSettings {
   prefix: string;
   /** ms */
   lease: number;
-  /** Entries the shared log keeps, about. */
+  /** Writes (stream entries of one batch each) the shared log keeps, about. */
   logSize: number;
   /** Bytes the shared log keeps, about. */
   logBytes: number;

@@ -33,14 +33,10 @@ export class LogWriter {
   /**
    * The entries of one run of the code (a send's first events, a timer's, the timers due together
    * under load) cost Redis one script call and the process one write, at most 256 entries or 1 MiB.
+   * A batch is one entry of the log's stream, which is trimmed whole: at most a quarter of
+   * `log-bytes`, as one entry is, so the log always keeps several.
    */
-  private readonly entries = new TurnBatch<Written, Answer>((entries) => this.write(entries), {
-    at: 'next-tick',
-    most: 256,
-    weigh: (entry) => entry.data.length,
-    mostWeight: 1024 ** 2,
-    onFailure: (error) => this.failed(error),
-  });
+  private readonly entries: TurnBatch<Written, Answer>;
 
   constructor(
     private readonly redis: ScriptedRedis,
@@ -53,7 +49,15 @@ export class LogWriter {
      * replica no longer plays it, and what it logged of it locally may not be what was shared.
      */
     private readonly refused: (taskId: string) => void,
-  ) {}
+  ) {
+    this.entries = new TurnBatch<Written, Answer>((entries) => this.write(entries), {
+      at: 'next-tick',
+      most: 256,
+      weigh: (entry) => entry.data.length,
+      mostWeight: Math.min(1024 ** 2, Math.floor(settings.logBytes / 4)),
+      onFailure: (error) => this.failed(error),
+    });
+  }
 
   /**
    * Logs an entry about a task's play, if this replica holds the task's lease. The entry that

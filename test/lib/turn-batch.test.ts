@@ -76,4 +76,13 @@ describe('TurnBatch', () => {
     expect(await Promise.all([...asked, last])).toEqual([8, 12, 2, 4]);
     expect(calls).toEqual([[4, 6], [1], [2]]);
   });
+
+  it('never lets a call weigh past the most it may: a question that would goes in the next call', async () => {
+    const { batch, calls } = doubling({ weigh: (q) => q, mostWeight: 10 });
+    expect(await Promise.all([batch.ask(4), batch.ask(7), batch.ask(12), batch.ask(3)])).toEqual([
+      8, 14, 24, 6,
+    ]);
+    // 4 + 7 would weigh 11; 12 is past the most on its own, and goes alone.
+    expect(calls).toEqual([[4], [7], [12], [3]]);
+  });
 });

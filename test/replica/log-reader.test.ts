@@ -1,0 +1,73 @@
+/**
+ * How a replica reads the shared log, from a real `redis-server`: the writes it holds, each one
+ * stream entry of one or more entries, and the single entries of logs written before batches.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeKeys } from '../../src/replica/keys.js';
+import { SharedLogReader, type LogFollower } from '../../src/replica/log-reader.js';
+import type { Entry } from '../../src/replica/mirror.js';
+import { RedisLink } from '../../src/replica/redis.js';
+import { readStoreUrl, type RedisStoreSettings } from '../../src/replica/store-url.js';
+import { startRedis, type RedisServer } from '../helpers/redis.js';
+
+let redis: RedisServer;
+let link: RedisLink;
+let settings: RedisStoreSettings;
+
+beforeAll(async () => {
+  redis = await startRedis();
+  settings = readStoreUrl(`${redis.url}/0?prefix=reader:`) as RedisStoreSettings;
+  link = await RedisLink.connect(settings);
+});
+
+afterAll(async () => {
+  link?.close();
+  await redis?.stop();
+});
+
+const request = (path: string): Entry => ({
+  kind: 'request',
+  request: { path } as Extract<Entry, { kind: 'request' }>['request'],
+});
+
+describe('the shared log reader', () => {
+  it("applies each entry of another replica's writes with its count, old single entries too, and never parses its own", async () => {
+    const { log } = storeKeys(settings.prefix);
+    const writes: string[][] = [
+      // A log written before batches: one entry a stream entry.
+      ['r', 'b-replica', 'k', 'request', 'n', '1', 'd', JSON.stringify(request('/one'))],
+      ['r', 'b-replica', 'n', '2', 'c', '2', 'b', JSON.stringify([request('/two'), request('/three')])],
+      // Its own: not valid JSON, which would be skipped if it were read at all.
+      ['r', 'a-replica', 'n', '4', 'c', '3', 'b', '[not json'],
+      ['r', 'b-replica', 'n', '7', 'c', '1', 'b', JSON.stringify([request('/seven')])],
+    ];
+    for (const fields of writes) await link.requests.xadd(log, '*', ...fields);
+    const applied: string[] = [];
+    const follower: LogFollower = {
+      applies: (from) => from !== 'a-replica',
+      entry: (from, entry, covered) => {
+        if (entry.kind === 'request') applied.push(`${from} ${entry.request.path} ${covered}`);
+      },
+      rebuild: () => Promise.reject(new Error('nothing was trimmed')),
+      behind: () => {
+        throw new Error('nothing was trimmed');
+      },
+    };
+    const warnings: string[] = [];
+    const reader = new SharedLogReader(link, log, follower, (message) => warnings.push(message));
+    reader.start();
+    try {
+      await reader.catchUp();
+    } finally {
+      reader.stop();
+    }
+    expect(applied).toEqual([
+      'b-replica /one false',
+      'b-replica /two false',
+      'b-replica /three false',
+      'b-replica /seven false',
+    ]);
+    // Entry 7 came after its own 4 to 6: no count was missing, nothing to rebuild.
+    expect(warnings).toEqual([]);
+  });
+});
