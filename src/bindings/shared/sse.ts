@@ -3,6 +3,7 @@
  * per event, `id: <seq>` on task events, `: keep-alive` comments from one shared timer.
  */
 import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { AnswerCopy } from '../../calls/answer-copy.js';
 import type { LoggedEvent } from '../../domain/types.js';
 import type { Clock, Timer } from '../../lib/clock.js';
@@ -102,10 +103,11 @@ export class SseWriter {
 
   /**
    * Every later event is one chunk of the response's chunked body, framed here and written to the
-   * socket as one string: `res.write` frames it in four writes (size, CRLF, data, CRLF) that it
-   * queues on a corked socket and sends as a writev a tick later, ~2 µs and ~1.5 KB of garbage an
-   * event more (BENCHMARKS.md, run U), on every event of every stream. A response not framed in
-   * chunks (HTTP/1.0, HEAD), or without its socket, still goes through `res.write`.
+   * socket as one string: `res.write` frames it in four writes (size, CRLF, data, CRLF), ~2.5 µs
+   * and ~570 bytes of garbage an event more (BENCHMARKS.md, run U), on every event of every stream.
+   * As `res.write` does, the socket is corked until the next tick: the events a stream gets in one
+   * run of the timers (many, when the server is behind) leave in one write, not one each. A
+   * response not framed in chunks (HTTP/1.0, HEAD), or without its socket, goes through `res.write`.
    */
   private writeChunk(chunk: string): number {
     const socket = this.res.socket;
@@ -117,6 +119,10 @@ export class SseWriter {
       this.markClosed();
       return 0;
     }
+    if (!socket.writableCorked) {
+      socket.cork();
+      process.nextTick(uncork, socket);
+    }
     socket.write(`${Buffer.byteLength(chunk).toString(16)}\r\n${chunk}\r\n`);
     return socket.writableLength;
   }
@@ -126,6 +132,8 @@ export class SseWriter {
     this.keepAlive.remove(this);
   }
 }
+
+const uncork = (socket: Socket) => socket.uncork();
 
 /** Sends `: keep-alive` on every open stream every `intervalMs`, on one clock timer for all of them. */
 export class KeepAliveHub {
