@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
@@ -16,6 +17,11 @@ const LONGEST = [
   'test/replica/replicas.test.ts',
   'test/verdicts/exam-breaks.test.ts',
 ];
+
+// A renamed file would silently lose its place and start last: the suite then outlasts its bound.
+const missing = LONGEST.filter((path) => !existsSync(new URL(path, import.meta.url)));
+if (missing.length > 0)
+  throw new Error(`vitest.config.ts names test files that do not exist: ${missing.join(', ')}`);
 
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
