@@ -104,7 +104,7 @@ export class SseWriter {
   /**
    * Every later event is one chunk of the response's chunked body, framed here and written to the
    * socket as one string: `res.write` frames it in four writes (size, CRLF, data, CRLF), ~2.5 µs
-   * and ~570 bytes of garbage an event more (BENCHMARKS.md, run U), on every event of every stream.
+   * and ~300 bytes of garbage an event more (BENCHMARKS.md, run U), on every event of every stream.
    * As `res.write` does, the socket is corked until the next tick: the events a stream gets in one
    * run of the timers (many, when the server is behind) leave in one write, not one each. A
    * response not framed in chunks (HTTP/1.0, HEAD), or without its socket, goes through `res.write`.
