@@ -22,6 +22,8 @@ const STALE_AFTER_MS = BLOCK_MS + 2_000;
 const MAX_BATCH = 1_000;
 const FIRST_BATCH = 100;
 const BATCH_BYTES = 8 * 1024 ** 2;
+/** Replicas of an older version named at most, however many write. */
+const MAX_OLDER_WRITERS = 16;
 
 export interface LogFollower {
   /** Whether entries `from` this replica are to be applied: its own, already applied, are not even read. */
@@ -69,6 +71,8 @@ export class SharedLogReader {
     return calls.map(() => last?.[0]);
   });
   private running = false;
+  /** The replicas found writing in the older format, told once each. */
+  private readonly olderWriters = new Set<string>();
   /** When the last read that answered was asked for. */
   private askedAt = wallNow();
   private batch = FIRST_BATCH;
@@ -78,6 +82,8 @@ export class SharedLogReader {
     private readonly key: string,
     private readonly follower: LogFollower,
     private readonly warn: (message: string) => void,
+    /** Writes made since this instant (epoch ms) are live replicas'; those before, a kept log's. */
+    private readonly liveSince = wallNow(),
   ) {}
 
   /** Rebuilding, or not reading: a paused process finds its last read answered long after it asked. */
@@ -178,6 +184,7 @@ export class SharedLogReader {
     this.count = n + count - 1;
     // Its own writes, applied when made, are not even parsed.
     if (!this.follower.applies(from)) return text.length;
+    if (!many) this.olderWriter(id, from);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -187,6 +194,20 @@ export class SharedLogReader {
     const entries = (many ? parsed : [parsed]) as Entry[];
     for (let i = 0; i < entries.length; i++) this.follower.entry(from, entries[i]!, n + i <= this.covered);
     return text.length;
+  }
+
+  /**
+   * A replica of a version before writes were batched is read here, but cannot read this one's
+   * writes: it takes each for a gap and keeps rebuilding. Told once a replica, for writes made
+   * since this one started (a log kept from before an upgrade is not a running replica).
+   */
+  private olderWriter(id: string, from: string): void {
+    if (Number(id.split('-')[0]) < this.liveSince || this.olderWriters.has(from)) return;
+    if (this.olderWriters.size >= MAX_OLDER_WRITERS) return;
+    this.olderWriters.add(from);
+    this.warn(
+      `replica: replica ${from} writes the shared log one entry at a time, as versions before this one did: it cannot read this replica's writes and will keep falling behind. Run the same version on every replica.`,
+    );
   }
 
   /** Refuses what waits, then rebuilds until it works (Redis may be away meanwhile). */

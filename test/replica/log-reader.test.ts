@@ -41,7 +41,8 @@ describe('the shared log reader', () => {
       ['r', 'a-replica', 'n', '4', 'c', '3', 'b', '[not json'],
       ['r', 'b-replica', 'n', '7', 'c', '1', 'b', JSON.stringify([request('/seven')])],
     ];
-    for (const fields of writes) await link.requests.xadd(log, '*', ...fields);
+    let last = '';
+    for (const fields of writes) last = (await link.requests.xadd(log, '*', ...fields))!;
     const applied: string[] = [];
     const follower: LogFollower = {
       applies: (from) => from !== 'a-replica',
@@ -54,7 +55,9 @@ describe('the shared log reader', () => {
       },
     };
     const warnings: string[] = [];
-    const reader = new SharedLogReader(link, log, follower, (message) => warnings.push(message));
+    // Started after the last write: the log is one kept from before.
+    const liveSince = Number(last.split('-')[0]) + 1;
+    const reader = new SharedLogReader(link, log, follower, (message) => warnings.push(message), liveSince);
     reader.start();
     try {
       await reader.catchUp();
@@ -67,7 +70,47 @@ describe('the shared log reader', () => {
       'b-replica /three false',
       'b-replica /seven false',
     ]);
-    // Entry 7 came after its own 4 to 6: no count was missing, nothing to rebuild.
+    // Entry 7 came after its own 4 to 6: no count was missing, nothing to rebuild. The single entry
+    // was in the log before the reader started: no running replica wrote it.
     expect(warnings).toEqual([]);
+  });
+
+  it('names once a running replica that writes one entry at a time, as older versions did', async () => {
+    const { log } = storeKeys('older:');
+    const follower: LogFollower = {
+      applies: () => true,
+      entry: () => {},
+      rebuild: () => Promise.reject(new Error('nothing was trimmed')),
+      behind: () => {
+        throw new Error('nothing was trimmed');
+      },
+    };
+    const warnings: string[] = [];
+    // Live since the epoch: every write is a running replica's.
+    const reader = new SharedLogReader(link, log, follower, (message) => warnings.push(message), 0);
+    reader.start();
+    try {
+      for (const n of ['1', '2']) {
+        await link.requests.xadd(log, '*', 'r', 'old-replica', 'n', n, 'd', JSON.stringify(request(`/${n}`)));
+        await reader.catchUp();
+      }
+      await link.requests.xadd(
+        log,
+        '*',
+        'r',
+        'new-replica',
+        'n',
+        '3',
+        'c',
+        '1',
+        'b',
+        JSON.stringify([request('/3')]),
+      );
+      await reader.catchUp();
+    } finally {
+      reader.stop();
+    }
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('replica old-replica writes the shared log one entry at a time');
   });
 });
