@@ -35,7 +35,7 @@ type BodyMaker<A, B> = (a: A, b: B) => SimEventBody;
 export const EVENT_SLOT_BYTES = 200;
 
 /** What the history may hold, approximately, in bytes (docs/limits.md). */
-export const DEFAULT_HISTORY_BYTES = 8 * 1024 ** 2;
+const DEFAULT_HISTORY_BYTES = 8 * 1024 ** 2;
 
 const asIs: BodyMaker<SimEventBody, undefined> = (body) => body;
 

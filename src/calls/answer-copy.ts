@@ -10,6 +10,7 @@
  * text of each would outlive its write by the whole stream). It counts as its text would.
  */
 import type { LoggedEvent } from '../domain/types.js';
+import { headersBytes } from '../lib/bytes.js';
 
 /** An answer's body (or a stream's frames) is kept up to this size; the rest is counted, not kept. */
 export const MAX_ANSWER_CHARS = 16 * 1024;
@@ -119,9 +120,7 @@ export class AnswerCopy {
 
   /** What the copy holds, approximately, in bytes: what the journal counts. */
   get bytes(): number {
-    let bytes = this.text.length + this.framesChars;
-    for (const name in this.headers) bytes += name.length + this.headers[name]!.length;
-    return bytes;
+    return this.text.length + this.framesChars + headersBytes(this.headers);
   }
 
   toEntry(streamed: boolean): AnswerEntry {

@@ -31,14 +31,23 @@ const request = (path: string): Entry => ({
 });
 
 describe('the shared log reader', () => {
-  it("applies each entry of another replica's writes with its count, old single entries too, and never parses its own", async () => {
+  it("applies each entry of another replica's writes with its count, old single entries too, and never its own", async () => {
     const { log } = storeKeys(settings.prefix);
     const writes: string[][] = [
       // A log written before batches: one entry a stream entry.
       ['r', 'b-replica', 'k', 'request', 'n', '1', 'd', JSON.stringify(request('/one'))],
       ['r', 'b-replica', 'n', '2', 'c', '2', 'b', JSON.stringify([request('/two'), request('/three')])],
-      // Its own: not valid JSON, which would be skipped if it were read at all.
-      ['r', 'a-replica', 'n', '4', 'c', '3', 'b', '[not json'],
+      // Its own, applied when it made them: counted, not handed on.
+      [
+        'r',
+        'a-replica',
+        'n',
+        '4',
+        'c',
+        '3',
+        'b',
+        JSON.stringify([request('/four'), request('/five'), request('/six')]),
+      ],
       ['r', 'b-replica', 'n', '7', 'c', '1', 'b', JSON.stringify([request('/seven')])],
     ];
     let last = '';

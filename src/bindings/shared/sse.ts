@@ -84,7 +84,12 @@ export class SseWriter {
   /** Whether `chunk` went out. */
   private write(chunk: string): boolean {
     if (this.closed) return false;
-    const queued = this.wrote ? this.writeChunk(chunk) : this.writeFirst(chunk);
+    const socket = this.res.socket;
+    // After the first write, which sends the headers with it, every event of a chunked body.
+    const queued =
+      this.wrote && socket && this.res.chunkedEncoding
+        ? this.writeChunk(socket, chunk)
+        : this.writeThroughResponse(chunk);
     if (this.closed) return false;
     if (queued > MAX_QUEUED_BYTES) {
       // The client can resubscribe and resume from its last seq; unbounded buffering is not an option.
@@ -94,27 +99,21 @@ export class SseWriter {
     return true;
   }
 
-  /** The first write goes through the response, which sends the headers with it. */
-  private writeFirst(chunk: string): number {
+  private writeThroughResponse(chunk: string): number {
     this.wrote = true;
     this.res.write(chunk);
     return this.res.writableLength;
   }
 
   /**
-   * Every later event is one chunk of the response's chunked body, framed here and written to the
-   * socket as one string: `res.write` frames it in four writes (size, CRLF, data, CRLF), ~2.5 µs
-   * and ~300 bytes of garbage an event more (BENCHMARKS.md, run U), on every event of every stream.
-   * As `res.write` does, the socket is corked until the next tick: the events a stream gets in one
-   * run of the timers (many, when the server is behind) leave in one write, not one each. A
-   * response not framed in chunks (HTTP/1.0, HEAD), or without its socket, goes through `res.write`.
+   * One event of the response's chunked body, framed here and written to the socket as one string:
+   * `res.write` frames it in four writes (size, CRLF, data, CRLF), ~2.5 µs and ~300 bytes of garbage
+   * an event more (BENCHMARKS.md, run U), on every event of every stream. As `res.write` does, the
+   * socket is corked until the next tick: the events a stream gets in one run of the timers (many,
+   * when the server is behind) leave in one write, not one each. A response not framed in chunks
+   * (HTTP/1.0, HEAD), or without its socket, goes through `res.write`.
    */
-  private writeChunk(chunk: string): number {
-    const socket = this.res.socket;
-    if (!socket || !this.res.chunkedEncoding) {
-      this.res.write(chunk);
-      return this.res.writableLength;
-    }
+  private writeChunk(socket: Socket, chunk: string): number {
     if (!socket.writable) {
       this.markClosed();
       return 0;
