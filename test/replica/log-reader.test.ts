@@ -95,8 +95,10 @@ describe('the shared log reader', () => {
       },
     };
     const warnings: string[] = [];
+    // A connection of its own: the last test's reader may still block on the other one.
+    const own = await RedisLink.connect(settings);
     // Live since the epoch: every write is a running replica's.
-    const reader = new SharedLogReader(link, log, follower, (message) => warnings.push(message), 0);
+    const reader = new SharedLogReader(own, log, follower, (message) => warnings.push(message), 0);
     reader.start();
     try {
       for (const n of ['1', '2']) {
@@ -118,6 +120,7 @@ describe('the shared log reader', () => {
       await reader.catchUp();
     } finally {
       reader.stop();
+      own.close();
     }
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain('replica old-replica writes the shared log one entry at a time');
