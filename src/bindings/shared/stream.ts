@@ -97,7 +97,6 @@ export function pipeToSse(res: ServerResponse, stream: WireStream, options: SseO
     },
   });
   if (!stream.holdsHeaders && !aborted) commit();
-  res.socket?.setKeepAlive(true);
 }
 
 /**
