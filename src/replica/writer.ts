@@ -22,6 +22,8 @@ interface Written {
   taskId: string | undefined;
   kind: string;
   data: string;
+  /** `data`'s size in UTF-8, as the script and the log's budget count it. */
+  bytes: number;
   argument: string;
 }
 
@@ -53,7 +55,7 @@ export class LogWriter {
     this.entries = new TurnBatch<Written, Answer>((entries) => this.write(entries), {
       at: 'next-tick',
       most: 256,
-      weigh: (entry) => entry.data.length,
+      weigh: (entry) => entry.bytes,
       mostWeight: Math.min(1024 ** 2, Math.floor(settings.logBytes / 4)),
       onFailure: (error) => this.failed(error),
     });
@@ -64,20 +66,21 @@ export class LogWriter {
    * creates a task first takes its lease: the append itself never takes a free one.
    */
   appendHeld(taskId: string, entry: Entry): void {
-    const data = this.encode(entry);
-    if (data === undefined) return;
+    const encoded = this.encode(entry);
+    if (encoded === undefined) return;
     const creates = entry.kind === 'event' && entry.event.seq === 1;
-    this.add({ op: creates ? 'create' : 'append', taskId, kind: entry.kind, data, argument: taskId });
+    this.add({ op: creates ? 'create' : 'append', taskId, kind: entry.kind, ...encoded, argument: taskId });
   }
 
   /** Logs an entry any replica may write; `taskId` and `configId` say which snapshot it changes. */
   publish(entry: Entry, taskId?: string, configId = ''): void {
-    const data = this.encode(entry);
-    if (data !== undefined) this.add({ op: 'publish', taskId, kind: entry.kind, data, argument: configId });
+    const encoded = this.encode(entry);
+    if (encoded !== undefined)
+      this.add({ op: 'publish', taskId, kind: entry.kind, ...encoded, argument: configId });
   }
 
   release(taskId: string): void {
-    this.add({ op: 'release', taskId, kind: '', data: '', argument: taskId });
+    this.add({ op: 'release', taskId, kind: '', data: '', bytes: 0, argument: taskId });
   }
 
   /**
@@ -86,7 +89,7 @@ export class LogWriter {
    * call of its own.
    */
   forget(taskId: string): void {
-    this.add({ op: 'forget', taskId, kind: '', data: '', argument: taskId });
+    this.add({ op: 'forget', taskId, kind: '', data: '', bytes: 0, argument: taskId });
   }
 
   /** Resolves once everything written so far has been answered. */
@@ -120,14 +123,17 @@ export class LogWriter {
     return (await this.redis.writeEntries(keys.length, ...keys, ...args)) as Answer[];
   }
 
-  /** The entry as the log holds it; none when it is over `entry-bytes` (the script refuses it too). */
-  private encode(entry: Entry): string | undefined {
+  /**
+   * The entry as the log holds it, and its size in bytes; none when it is over `entry-bytes` (the
+   * script refuses it too).
+   */
+  private encode(entry: Entry): { data: string; bytes: number } | undefined {
     const data = JSON.stringify(entry);
-    const size = Buffer.byteLength(data);
-    if (size <= this.settings.entryBytes) return data;
+    const bytes = Buffer.byteLength(data);
+    if (bytes <= this.settings.entryBytes) return { data, bytes };
     const about = 'taskId' in entry ? ` about task ${entry.taskId}` : '';
     this.logger.error(
-      `replica: a ${entry.kind} entry${about} of ${formatBytes(size)} is over the store's entry-bytes (${formatBytes(this.settings.entryBytes)}): the other replicas do not get it. Raise entry-bytes in the store URL.`,
+      `replica: a ${entry.kind} entry${about} of ${formatBytes(bytes)} is over the store's entry-bytes (${formatBytes(this.settings.entryBytes)}): the other replicas do not get it. Raise entry-bytes in the store URL.`,
     );
     return undefined;
   }

@@ -15,7 +15,10 @@ const COMMON_KEYS = 6;
 const COMMON_ARGS = 5;
 
 /** A writer whose script calls are recorded in `order` as "redis N" (N entries), answered by `answer`. */
-function writer(answer: (ops: string[]) => (number | string)[] = (ops) => ops.map((_, i) => i + 1)) {
+function writer(
+  answer: (ops: string[]) => (number | string)[] = (ops) => ops.map((_, i) => i + 1),
+  storeSettings = settings,
+) {
   const order: string[] = [];
   const refused: string[] = [];
   const errors: string[] = [];
@@ -29,7 +32,7 @@ function writer(answer: (ops: string[]) => (number | string)[] = (ops) => ops.ma
     },
   } as unknown as ScriptedRedis;
   const logger = createLogger({ level: 'error', format: 'json', write: (line) => errors.push(line) });
-  const log = new LogWriter(redis, storeKeys(settings.prefix), settings, 'a', logger, (taskId) =>
+  const log = new LogWriter(redis, storeKeys(storeSettings.prefix), storeSettings, 'a', logger, (taskId) =>
     refused.push(taskId),
   );
   return { log, order, refused, errors };
@@ -66,6 +69,20 @@ describe('the replica writer', () => {
     log.release('t3');
     await log.flushed();
     expect(order).toEqual(['redis create,append,publish,release', 'client']);
+  });
+
+  it('weighs a batch in the bytes the log counts, not in characters: at most a quarter of log-bytes', async () => {
+    const small = readStoreUrl('redis://127.0.0.1:6379/0?prefix=w:&log-bytes=64KiB') as RedisStoreSettings;
+    const { log, order, errors } = writer(undefined, small);
+    // ~6 KB each in UTF-8, ~2 K characters: three are 18 KB, over the quarter's 16 KiB.
+    const request = (n: number): Entry => ({
+      kind: 'request',
+      request: { path: `/${n}`, body: '中'.repeat(2_000) } as Extract<Entry, { kind: 'request' }>['request'],
+    });
+    for (let n = 0; n < 3; n++) log.publish(request(n));
+    await log.flushed();
+    expect(errors).toEqual([]);
+    expect(order).toEqual(['redis publish,publish', 'redis publish']);
   });
 
   it('sends what a later run wrote as a batch of its own', async () => {
