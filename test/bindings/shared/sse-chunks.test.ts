@@ -120,6 +120,8 @@ describe('an event stream on the wire', () => {
       (event) => Object.keys(event)[0],
     );
     expect(kinds).toEqual(['task', 'statusUpdate', 'artifactUpdate', 'statusUpdate']);
+    // Nothing after the last event, no last chunk: the connection's close ends the body.
+    expect(answer.toString('utf8').endsWith('\n\n')).toBe(true);
     expect(socket.destroyed || socket.readableEnded).toBe(true);
   });
 });
