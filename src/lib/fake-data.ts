@@ -36,10 +36,45 @@ export function loadFaker(): Promise<Faker> {
       locale: Faker['rawDefinitions'];
       randomizer: Randomizer;
     }) => Faker;
-    return (loaded = new WithRandomizer({ locale: faker.rawDefinitions, randomizer: mulberry32() }));
+    const seeded = new WithRandomizer({ locale: faker.rawDefinitions, randomizer: mulberry32() });
+    return (loaded = pickWordsWithoutCopies(seeded));
   });
   return loading;
 }
+
+/** The word methods that pick one word from `definitions.<module>.<method>`, by module. */
+const WORD_PICKS = {
+  lorem: ['word'],
+  word: ['adjective', 'adverb', 'conjunction', 'interjection', 'noun', 'preposition', 'verb'],
+} as const;
+
+/**
+ * Faker's word methods copy their whole word list (up to 1,000 words) before picking one word from
+ * it when no length is asked for: a `lorem.sentence` of ten words made ten copies, half of what it
+ * allocated, on every chunk of every stream that streams fake text. Here those calls pick from the
+ * list itself, with the same single draw, so the same seed gives the same word (a test compares the
+ * two); a call with a length or a `shortest`/`longest` strategy still goes to faker's own method.
+ */
+export function pickWordsWithoutCopies(faker: Faker): Faker {
+  const modules = faker as unknown as Record<string, Record<string, unknown>>;
+  const definitions = faker.definitions as unknown as Record<string, Record<string, readonly string[]>>;
+  for (const [module, methods] of Object.entries(WORD_PICKS)) {
+    const owner = modules[module]!;
+    for (const method of methods) {
+      const own = owner[method] as (options?: unknown) => string;
+      const list = definitions[module]![method];
+      if (!list) continue;
+      owner[method] = (options?: unknown) =>
+        options === undefined || (typeof options === 'object' && options !== null && copiesTheList(options))
+          ? faker.helpers.arrayElement(list)
+          : own.call(owner, options);
+    }
+  }
+  return faker;
+}
+
+const copiesTheList = (options: { length?: unknown; strategy?: unknown }) =>
+  options.length == null && options.strategy !== 'shortest' && options.strategy !== 'longest';
 
 function resolve(faker: Faker, path: readonly string[]): { owner: object; fn: unknown } {
   let owner: unknown = faker;

@@ -1,9 +1,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Faker } from '@faker-js/faker';
 import { describe, expect, it } from 'vitest';
 import { FAKER_METHODS } from '../../src/lib/faker-methods.js';
-import { callFaker, fakerMethodPaths, isFakerMethod, loadFaker } from '../../src/lib/fake-data.js';
+import {
+  callFaker,
+  fakerMethodPaths,
+  isFakerMethod,
+  loadFaker,
+  pickWordsWithoutCopies,
+} from '../../src/lib/fake-data.js';
 
 describe('the generated faker method list', () => {
   it('matches the installed faker (after upgrading faker: npm run faker-methods)', async () => {
@@ -60,5 +67,55 @@ describe('callFaker', () => {
     expect(new Set(sentences).size).toBeGreaterThan(990);
     expect(new Set(uuids).size).toBe(1000);
     expect(callFaker(['lorem', 'sentence'], undefined, 42, 0)).toBe(sentences[42]);
+  });
+});
+
+describe('pickWordsWithoutCopies', () => {
+  /** Calls that pick words, with each form of options faker takes. */
+  const CALLS: [string, string, unknown][] = [
+    ['lorem', 'word', undefined],
+    ['lorem', 'word', {}],
+    ['lorem', 'word', { strategy: 'any-length' }],
+    ['lorem', 'word', 5],
+    ['lorem', 'word', { length: { min: 3, max: 6 } }],
+    ['lorem', 'word', { length: 40, strategy: 'closest' }],
+    ['lorem', 'word', { strategy: 'shortest' }],
+    ['lorem', 'word', { strategy: 'longest' }],
+    ['lorem', 'words', 12],
+    ['lorem', 'sentence', { min: 8, max: 14 }],
+    ['lorem', 'paragraph', undefined],
+    ['lorem', 'lines', undefined],
+    ['lorem', 'slug', 4],
+    ['lorem', 'text', undefined],
+    ...['adjective', 'adverb', 'conjunction', 'interjection', 'noun', 'preposition', 'verb'].flatMap(
+      (method): [string, string, unknown][] => [
+        ['word', method, undefined],
+        ['word', method, { length: { min: 4, max: 8 } }],
+        ['word', method, { strategy: 'longest' }],
+      ],
+    ),
+    ['word', 'sample', undefined],
+    ['word', 'words', { count: 6 }],
+  ];
+
+  it('gives the same words as faker for the same seed, whatever the options', async () => {
+    const { faker } = await import('@faker-js/faker/locale/en');
+    const Faker = faker.constructor as new (options: { locale: Faker['rawDefinitions'] }) => Faker;
+    const pristine = new Faker({ locale: faker.rawDefinitions });
+    const picking = pickWordsWithoutCopies(new Faker({ locale: faker.rawDefinitions }));
+    const call = (f: Faker, [module, method, options]: [string, string, unknown]) =>
+      (f as unknown as Record<string, Record<string, (o?: unknown) => string>>)[module]![method]!(options);
+    let compared = 0;
+    for (let seed = 0; seed < 200; seed++) {
+      for (const spec of CALLS) {
+        pristine.seed(seed);
+        picking.seed(seed);
+        expect(call(picking, spec), `${spec[0]}.${spec[1]}(${JSON.stringify(spec[2])}), seed ${seed}`).toBe(
+          call(pristine, spec),
+        );
+        compared++;
+      }
+    }
+    expect(compared).toBe(200 * CALLS.length);
   });
 });
