@@ -54,6 +54,12 @@ describe('the byte budget of the task store', () => {
     expect(refused?.body.error).toMatchObject({ code: 429, status: 'RESOURCE_EXHAUSTED' });
     expect(refused?.body.error.message).toMatch(/--max-store-bytes/);
     expect(refused?.body.error.details[0]).toMatchObject({ reason: 'STORE_FULL' });
+    // A 429 says when to come back: tasks end as their scenarios play, and their room is freed.
+    expect(refused?.headers['retry-after']).toBe('1');
+    expect(refused?.body.error.details).toContainEqual({
+      '@type': 'type.googleapis.com/google.rpc.RetryInfo',
+      retryDelay: '1s',
+    });
     for (const id of waiting) {
       const task = await request(t.url).get(`/tasks/${id}?historyLength=0`);
       expect(task.body.status.state).toBe('TASK_STATE_AUTH_REQUIRED');
@@ -65,6 +71,7 @@ describe('the byte budget of the task store', () => {
       .send(rpcEnvelope('SendMessage', big('auth-required', 1, 'rpc-1'), { id: 7 }));
     expect(rpc.body.error).toMatchObject({ code: -32000 });
     expect(rpc.body.error.message).toMatch(/--max-store-bytes/);
+    expect(rpc.headers['retry-after']).toBe('1');
     const small = await t.drive(
       request(t.url)
         .post('/message:send')
