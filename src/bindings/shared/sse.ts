@@ -29,6 +29,8 @@ export function sseFrame(data: string, options: { id?: number; event?: string } 
 export class SseWriter {
   private closed = false;
   private wrote = false;
+  /** Chunks framed this tick and not yet written: they leave together at its end ({@link flushWaiting}). */
+  private waiting = '';
 
   /** `copy`: the journal's copy of the answer, which gets each frame whole as it goes out. */
   constructor(
@@ -73,12 +75,24 @@ export class SseWriter {
   close(): void {
     if (this.closed) return;
     this.markClosed();
+    this.writeWaiting();
     this.res.end();
   }
 
   /** Goes silent, keep-alives included, and leaves the connection open until the client gives up. */
   hang(): void {
     this.markClosed();
+    this.writeWaiting();
+  }
+
+  /** Writes the chunks framed this tick, in one write: at the tick's end, or before the body ends. */
+  writeWaiting(): void {
+    const text = this.waiting;
+    if (text === '') return;
+    this.waiting = '';
+    const socket = this.res.socket;
+    // A socket the client closed meanwhile is not written to: a write to it would fail.
+    if (socket?.writable) socket.write(text);
   }
 
   /** Whether `chunk` went out. */
@@ -106,24 +120,22 @@ export class SseWriter {
   }
 
   /**
-   * One event of the response's chunked body, framed here and written to the socket as one string:
-   * `res.write` frames it in four writes (size, CRLF, data, CRLF), ~2.5 µs and ~300 bytes of garbage
-   * an event more (BENCHMARKS.md, run U), on every event of every stream. As `res.write` does, the
-   * socket is corked until the next tick: the events a stream gets in one run of the timers (many,
-   * when the server is behind) leave in one write, not one each. A response not framed in chunks
-   * (HTTP/1.0, HEAD), or without its socket, goes through `res.write`.
+   * One event of the response's chunked body, framed here and written to the socket with the other
+   * chunks of this tick as one string: `res.write` frames it in four writes (size, CRLF, data, CRLF),
+   * ~2.5 µs and ~300 bytes of garbage an event more (BENCHMARKS.md, run U), on every event of every
+   * stream, and corking the socket for the tick, as `res.write` does, buffers each write and
+   * schedules a tick of its own for every stream (run W). The events a stream gets in one run of the
+   * timers (many, when the server is behind) still leave in one write. A response not framed in
+   * chunks (HTTP/1.0, HEAD), or without its socket, goes through `res.write`.
    */
   private writeChunk(socket: Socket, chunk: string): number {
     if (!socket.writable) {
       this.markClosed();
       return 0;
     }
-    if (!socket.writableCorked) {
-      socket.cork();
-      process.nextTick(uncork, socket);
-    }
-    socket.write(`${Buffer.byteLength(chunk).toString(16)}\r\n${chunk}\r\n`);
-    return socket.writableLength;
+    if (this.waiting === '') waitForTickEnd(this);
+    this.waiting += `${Buffer.byteLength(chunk).toString(16)}\r\n${chunk}\r\n`;
+    return socket.writableLength + this.waiting.length;
   }
 
   private markClosed(): void {
@@ -132,7 +144,19 @@ export class SseWriter {
   }
 }
 
-const uncork = (socket: Socket) => socket.uncork();
+/** Streams with chunks waiting, written at the end of the tick: one scheduled tick for all of them. */
+let waitingWriters: SseWriter[] = [];
+
+function waitForTickEnd(writer: SseWriter): void {
+  if (waitingWriters.length === 0) process.nextTick(writeAllWaiting);
+  waitingWriters.push(writer);
+}
+
+function writeAllWaiting(): void {
+  const writers = waitingWriters;
+  waitingWriters = [];
+  for (const writer of writers) writer.writeWaiting();
+}
 
 /** Sends `: keep-alive` on every open stream every `intervalMs`, on one clock timer for all of them. */
 export class KeepAliveHub {
