@@ -29,7 +29,7 @@ export function sseFrame(data: string, options: { id?: number; event?: string } 
 export class SseWriter {
   private closed = false;
   private wrote = false;
-  /** Chunks framed this tick and not yet written: they leave together at its end ({@link flushWaiting}). */
+  /** Chunks framed this tick and not yet written: they leave together at its end ({@link writeWaiting}). */
   private waiting = '';
 
   /** `copy`: the journal's copy of the answer, which gets each frame whole as it goes out. */
