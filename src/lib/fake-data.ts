@@ -57,13 +57,17 @@ const WORD_PICKS = {
  */
 export function pickWordsWithoutCopies(faker: Faker): Faker {
   const modules = faker as unknown as Record<string, Record<string, unknown>>;
-  const definitions = faker.definitions as unknown as Record<string, Record<string, readonly string[]>>;
+  // The raw lists, which `definitions` hands out too: reading a missing one there throws.
+  const lists = faker.rawDefinitions as unknown as Record<
+    string,
+    Record<string, readonly string[]> | undefined
+  >;
   for (const [module, methods] of Object.entries(WORD_PICKS)) {
     const owner = modules[module]!;
     for (const method of methods) {
       const own = owner[method] as (options?: unknown) => string;
-      const list = definitions[module]![method];
-      if (!list) continue;
+      const list = lists[module]?.[method];
+      if (!list) continue; // a locale without this list: faker's own method says so
       owner[method] = (options?: unknown) =>
         options === undefined || (typeof options === 'object' && options !== null && copiesTheList(options))
           ? faker.helpers.arrayElement(list)

@@ -118,4 +118,41 @@ describe('pickWordsWithoutCopies', () => {
     }
     expect(compared).toBe(200 * CALLS.length);
   });
+
+  it('reads one word of the list a word, where faker reads the whole list', async () => {
+    const { faker } = await import('@faker-js/faker/locale/en');
+    const Faker = faker.constructor as new (options: { locale: Faker['rawDefinitions'] }) => Faker;
+    const raw = faker.rawDefinitions;
+    /** A faker whose lorem words count the words read from them. */
+    const counting = () => {
+      const reads = { words: 0 };
+      const list = new Proxy([...raw.lorem!.word!], {
+        get(target, key, receiver) {
+          if (typeof key === 'string' && /^\d+$/.test(key)) reads.words++;
+          return Reflect.get(target, key, receiver);
+        },
+      });
+      const locale = { ...raw, lorem: { ...raw.lorem, word: list } } as Faker['rawDefinitions'];
+      return { faker: new Faker({ locale }), reads };
+    };
+    const pristine = counting();
+    const picking = counting();
+    pickWordsWithoutCopies(picking.faker);
+    for (const { faker: f } of [pristine, picking]) {
+      f.seed(7);
+      f.lorem.sentence({ min: 8, max: 14 });
+    }
+    expect(pristine.reads.words).toBeGreaterThanOrEqual(8 * raw.lorem!.word!.length);
+    expect(picking.reads.words).toBeGreaterThanOrEqual(8);
+    expect(picking.reads.words).toBeLessThanOrEqual(14);
+  });
+
+  it('leaves a method whose list the locale lacks to faker', async () => {
+    const { faker } = await import('@faker-js/faker/locale/en');
+    const Faker = faker.constructor as new (options: { locale: Faker['rawDefinitions'] }) => Faker;
+    const { word: _word, ...withoutWords } = faker.rawDefinitions;
+    const f = pickWordsWithoutCopies(new Faker({ locale: withoutWords as Faker['rawDefinitions'] }));
+    expect(f.lorem.word()).toMatch(/^\w+$/);
+    expect(() => f.word.noun()).toThrow(/word\.noun/);
+  });
 });
