@@ -7,7 +7,7 @@ import { A2AError } from '../domain/errors.js';
 import { formatBytes } from '../lib/bytes.js';
 
 /** The Retry-After of a refusal: the pace at which tasks in progress end is the scenarios', not known here. */
-export const STORE_FULL_RETRY_MS = 1_000;
+const STORE_FULL_RETRY_MS = 1_000;
 
 interface Fill {
   heldBytes: number;

@@ -72,6 +72,10 @@ describe('the byte budget of the task store', () => {
     expect(rpc.body.error).toMatchObject({ code: -32000 });
     expect(rpc.body.error.message).toMatch(/--max-store-bytes/);
     expect(rpc.headers['retry-after']).toBe('1');
+    expect(rpc.body.error.data).toContainEqual({
+      '@type': 'type.googleapis.com/google.rpc.RetryInfo',
+      retryDelay: '1s',
+    });
     const small = await t.drive(
       request(t.url)
         .post('/message:send')
