@@ -79,7 +79,10 @@ export class SseWriter {
     this.res.end();
   }
 
-  /** Goes silent, keep-alives included, and leaves the connection open until the client gives up. */
+  /**
+   * Goes silent, keep-alives included, and leaves the connection open until the client gives up;
+   * what it wrote before, this tick's chunks too, still goes out.
+   */
   hang(): void {
     this.markClosed();
     this.writeWaiting();
