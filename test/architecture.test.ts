@@ -71,6 +71,7 @@ describe('the checker itself', () => {
     expect(importsOf(file('store/event-log.ts').code).map((i) => i.specifier)).toEqual([
       '../domain/lifecycle.js',
       '../domain/types.js',
+      './kept-event.js',
     ]);
     expect(importsOf(file('index.ts').code).map((i) => i.specifier)).not.toContain('a2a-sim');
   });

@@ -5,12 +5,14 @@
  * counts the rest, and says so.
  *
  * A stream's frame that is an event of the task's log, encoded as every stream of that binding
- * encodes it, is kept as that event and encoded again when the copy is read: the store holds the
- * event anyway, so a thousand open streams do not hold a second copy of every frame they sent (the
- * text of each would outlive its write by the whole stream). It counts as its text would.
+ * encodes it, is kept as the log keeps that event and encoded again when the copy is read: the
+ * store holds the event anyway, so a thousand open streams do not hold a second copy of every frame
+ * they sent (the text of each would outlive its write by the whole stream). It counts as its text
+ * would.
  */
 import type { LoggedEvent } from '../domain/types.js';
 import { headersBytes } from '../lib/bytes.js';
+import type { KeptEvent } from '../store/kept-event.js';
 
 /** An answer's body (or a stream's frames) is kept up to this size; the rest is counted, not kept. */
 export const MAX_ANSWER_CHARS = 16 * 1024;
@@ -51,7 +53,7 @@ export class AnswerCopy {
   private moreFrames = 0;
   private headers: Record<string, string> = {};
   /** A stream's frames as they come whole from its writer: texts, or log events to render. */
-  private frames: (string | LoggedEvent)[] | undefined;
+  private frames: (string | KeptEvent)[] | undefined;
   private render: RenderFrame | undefined;
   /** Characters the kept frames hold. */
   private framesChars = 0;
@@ -71,11 +73,11 @@ export class AnswerCopy {
   }
 
   /** A frame that is `event` of the task's log as `render` encodes it: `text`, which is not kept. */
-  event(event: LoggedEvent, text: string): void {
+  event(event: KeptEvent, text: string): void {
     this.keep(this.render ? event : text, text);
   }
 
-  private keep(frame: string | LoggedEvent, text: string): void {
+  private keep(frame: string | KeptEvent, text: string): void {
     const frames = this.frames;
     if (!frames) return this.take(text);
     if (
@@ -152,10 +154,10 @@ export class AnswerCopy {
     return entry;
   }
 
-  private textOf(frame: string | LoggedEvent): string {
+  private textOf(frame: string | KeptEvent): string {
     if (typeof frame === 'string') return frame;
     try {
-      return this.render!(frame);
+      return this.render!(frame.logged());
     } catch (error) {
       return `: event ${frame.seq} could not be encoded again (${(error as Error).message})\n\n`;
     }

@@ -12,10 +12,11 @@ import type { ControlPlane } from '../admin/control-plane.js';
 import { VERSION } from '../config.js';
 import { placeOf } from '../domain/scope.js';
 import { eventBytes } from '../domain/size.js';
-import type { LoggedEvent, TaskEvent } from '../domain/types.js';
+import type { TaskEvent } from '../domain/types.js';
 import { scenarioSummary } from '../scenario/describe.js';
 import { formatIssue } from '../scenario/load.js';
 import type { ReplicaHealth } from '../replica/replica.js';
+import type { KeptEvent } from '../store/kept-event.js';
 import type { TaskRecord } from '../store/task-store.js';
 import type { Agents, Shared } from './agents.js';
 import type { Catalog } from './catalog.js';
@@ -32,9 +33,11 @@ export function composeControl(
   const { store, faults, deliveries, replica } = shared;
   const events = new SimEventBus(() => clock.now());
   // A task's events and ids are the store's to count, while it keeps the task.
-  store.onEvent((record, event) => {
-    if (event.seq === 1) events.publish(taskCreatedBody, record, event, 0);
-    events.publish(taskEventBody, record, event, 0);
+  // The history holds the event as the log keeps it: the event itself would outlive the young
+  // generation by the ~1,000 events it stays there and become old-space garbage.
+  store.onEvent((record, event, kept) => {
+    if (event.seq === 1) events.publish(taskCreatedBody, record, undefined, 0);
+    events.publish(taskEventBody, record, kept, 0);
   });
   // An evicted task's events stay in the history, but only as much of them as is small.
   store.onEvict((record) => events.release(record, withoutLargeEvent));
@@ -136,17 +139,18 @@ function storeHealth(store: ReplicaHealth) {
   return { status: !store.up ? 'store-unavailable' : store.behind ? 'store-behind' : 'ok', store };
 }
 
-function taskCreatedBody(record: TaskRecord, event: LoggedEvent): SimEventBody {
+function taskCreatedBody(record: TaskRecord): SimEventBody {
   return {
     type: 'task:created',
     taskId: record.id,
-    contextId: event.contextId,
+    contextId: record.contextId,
     scenario: record.scenarioId,
     ...placeOf(record.scope),
   };
 }
 
-function taskEventBody(record: TaskRecord, event: LoggedEvent): SimEventBody {
+function taskEventBody(record: TaskRecord, kept: KeptEvent): SimEventBody {
+  const event = kept.logged();
   return {
     type: 'task:event',
     taskId: record.id,

@@ -6,6 +6,7 @@
 import type { A2AError } from '../domain/errors.js';
 import { isInterrupted, isPaused, isTerminal } from '../domain/lifecycle.js';
 import type { LoggedEvent, Message, Task } from '../domain/types.js';
+import type { KeptEvent } from '../store/kept-event.js';
 import type { TaskRecord } from '../store/task-store.js';
 
 export type StreamItem =
@@ -13,8 +14,11 @@ export type StreamItem =
   | { kind: 'message'; message: Message }
   /** The task as of subscribing: a view, not a logged event, so it carries no seq. */
   | { kind: 'snapshot'; task: Task }
-  /** `last`: the status that ends this stream (v0.3 marks it `final`). */
-  | { kind: 'event'; event: LoggedEvent; last?: true };
+  /**
+   * `last`: the status that ends this stream (v0.3 marks it `final`). `kept`: the event as the log
+   * keeps it, what a copy of the stream keeps in its place.
+   */
+  | { kind: 'event'; event: LoggedEvent; kept?: KeptEvent; last?: true };
 
 export interface StreamSink {
   item(item: StreamItem): void;
@@ -86,11 +90,13 @@ export function followTask(record: TaskRecord, options: FollowOptions): TaskStre
       if (options.snapshot) sink.item({ kind: 'snapshot', task: options.snapshot });
       present = record.log.latestSeq;
       unfollow = record.log.follow(options.afterSeq, {
-        onEvent: (logged) => {
+        onEvent: (logged, kept) => {
           if (ended) return;
           const last = endsStream(logged);
           // Two literal shapes, not a spread: a spread gives every item its own hidden class.
-          sink.item(last ? { kind: 'event', event: logged, last } : { kind: 'event', event: logged });
+          sink.item(
+            last ? { kind: 'event', event: logged, kept, last } : { kind: 'event', event: logged, kept },
+          );
           if (last) finish();
         },
         onClose: finish,

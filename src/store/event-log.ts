@@ -3,29 +3,40 @@
  * Each event gets the next per-task `seq` (1, 2, ...), kept across turns and stable on replay.
  * A bounded window of the most recent events is retained: at most `maxEvents`, none older than
  * `maxAgeMs`. What was dropped shows in `oldestSeq`, so a resume can tell a gap from an empty log.
+ * Followers are handed each event as it was appended; reads get it rebuilt from how the log keeps
+ * it (kept-event.ts), equal to it in every field.
  */
 import { isTerminal } from '../domain/lifecycle.js';
 import type { LoggedEvent } from '../domain/types.js';
+import { EventKeeper, Logged, type KeptEvent, type LogIds } from './kept-event.js';
 
 export interface Follower {
-  onEvent(event: LoggedEvent): void;
+  /** `kept`: the event as the log keeps it, for a follower that keeps it longer than its call. */
+  onEvent(event: LoggedEvent, kept: KeptEvent): void;
   /** The log was discarded (its task was evicted); no more events will come. */
   onClose?(): void;
 }
 
 export class EventLog {
-  private events: LoggedEvent[] = [];
+  private events: KeptEvent[] = [];
+  private readonly keeper = new EventKeeper();
+  /** Taken from the first event. */
+  private ids: LogIds | undefined;
   private lastSeq = 0;
   /** Made by the first follower: most tasks are never followed once they have ended. */
   private followers: Set<Follower> | undefined;
-  /** While delivering: the events appended and not yet handed to every follower; see {@link append}. */
-  private undelivered: LoggedEvent[] | undefined;
+  private delivering = false;
+  /** While delivering: the events appended and not yet handed to every follower; see {@link add}. */
+  private undelivered: [LoggedEvent, KeptEvent][] | undefined;
 
-  /** `onAppend` sees each event as it is logged, before any follower does, with the log it went to. */
+  /**
+   * `onAppend` sees each event as it is logged, before any follower does, with the form the log
+   * keeps it in and the log it went to.
+   */
   constructor(
     private readonly maxEvents: number,
     private readonly maxAgeMs = Infinity,
-    private readonly onAppend?: (event: LoggedEvent, log: EventLog) => void,
+    private readonly onAppend?: (event: LoggedEvent, kept: KeptEvent, log: EventLog) => void,
   ) {}
 
   /** Seq of the newest event, 0 when empty. */
@@ -39,16 +50,8 @@ export class EventLog {
   }
 
   append(event: Omit<LoggedEvent, 'seq'>): LoggedEvent {
-    // A literal, not `{ ...event, seq }`: the spread gave each logged event its own hidden class.
-    const logged: LoggedEvent = {
-      seq: ++this.lastSeq,
-      taskId: event.taskId,
-      contextId: event.contextId,
-      atMs: event.atMs,
-      event: event.event,
-      generation: event.generation,
-    };
-    return this.add(logged);
+    const { taskId, contextId, atMs, generation } = event;
+    return this.add(new Logged(++this.lastSeq, taskId, contextId, atMs, event.event, generation));
   }
 
   /**
@@ -61,7 +64,10 @@ export class EventLog {
   }
 
   private add(logged: LoggedEvent): LoggedEvent {
-    this.events.push(logged);
+    const { taskId, contextId, atMs } = logged;
+    this.ids ??= { taskId, contextId, sinceMs: atMs };
+    const kept = this.keeper.keep(logged, this.ids);
+    this.events.push(kept);
     // Trim in batches so a long-running task costs amortised O(1) per append.
     if (this.events.length > this.maxEvents + Math.ceil(this.maxEvents / 4)) {
       this.events = this.events.slice(this.events.length - this.maxEvents);
@@ -70,31 +76,34 @@ export class EventLog {
       this.events = this.events.slice();
     }
     this.expire(logged.atMs);
-    this.onAppend?.(logged, this);
+    this.onAppend?.(logged, kept, this);
     // An append made from inside a follower's callback is queued, not delivered in the middle of
     // the current event: every follower then sees every event, in seq order.
-    if (this.undelivered) this.undelivered.push(logged);
-    else if (this.followers?.size) this.deliver(this.followers, logged);
+    if (this.delivering) (this.undelivered ??= []).push([logged, kept]);
+    else if (this.followers?.size) this.deliver(this.followers, logged, kept);
     return logged;
   }
 
-  private deliver(followers: Set<Follower>, first: LoggedEvent): void {
-    const queue = (this.undelivered = [first]);
+  private deliver(followers: Set<Follower>, logged: LoggedEvent, kept: KeptEvent): void {
+    this.delivering = true;
     try {
-      for (let i = 0; i < queue.length; i++) {
-        for (const follower of followers) follower.onEvent(queue[i]!);
+      for (const follower of followers) follower.onEvent(logged, kept);
+      for (let next = this.undelivered?.shift(); next; next = this.undelivered?.shift()) {
+        for (const follower of followers) follower.onEvent(next[0], next[1]);
       }
     } finally {
+      this.delivering = false;
       this.undelivered = undefined;
     }
   }
 
   /** Drops the events older than `maxAgeMs` at `nowMs`. */
   expire(nowMs: number): void {
-    const cutoff = nowMs - this.maxAgeMs;
     const first = this.events[0];
-    if (!first || first.atMs >= cutoff) return;
-    const keep = this.events.findIndex((e) => e.atMs >= cutoff);
+    if (!first) return;
+    const cutoff = nowMs - this.maxAgeMs - this.ids!.sinceMs;
+    if (first.afterMs >= cutoff) return;
+    const keep = this.events.findIndex((e) => e.afterMs >= cutoff);
     this.events = keep < 0 ? [] : this.events.slice(keep);
   }
 
@@ -103,7 +112,7 @@ export class EventLog {
     const first = this.events[0];
     if (!first) return [];
     const start = Math.max(0, afterSeq - first.seq + 1);
-    return this.events.slice(start);
+    return this.events.slice(start).map((kept) => kept.logged());
   }
 
   /**
@@ -119,10 +128,10 @@ export class EventLog {
     let delivered = afterSeq;
     let replaying = true;
     const guarded: Follower = {
-      onEvent: (event) => {
+      onEvent: (event, kept) => {
         if (replaying || event.seq <= delivered) return;
         delivered = event.seq;
-        follower.onEvent(event);
+        follower.onEvent(event, kept);
       },
       ...(follower.onClose && { onClose: () => follower.onClose!() }),
     };
@@ -134,19 +143,19 @@ export class EventLog {
       next = this.firstAfter(delivered)
     ) {
       delivered = next.seq;
-      follower.onEvent(next);
+      follower.onEvent(next.logged(), next);
     }
     replaying = false;
     return () => {
       followers.delete(guarded);
       // A blocking send follows every task it starts: the ended ones should not keep an empty set.
-      if (followers.size === 0 && this.followers === followers && !this.undelivered)
+      if (followers.size === 0 && this.followers === followers && !this.delivering)
         this.followers = undefined;
     };
   }
 
   /** The oldest retained event with `seq > afterSeq`. */
-  private firstAfter(afterSeq: number): LoggedEvent | undefined {
+  private firstAfter(afterSeq: number): KeptEvent | undefined {
     const first = this.events[0];
     return first && this.events[Math.max(0, afterSeq - first.seq + 1)];
   }

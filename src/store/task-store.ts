@@ -23,6 +23,7 @@ import { AgeQueue } from './age-queue.js';
 import { storeFullError } from './store-full.js';
 import { ContextIndex } from './context-index.js';
 import { EventLog } from './event-log.js';
+import type { KeptEvent } from './kept-event.js';
 import { pageOf, type Page } from './task-page.js';
 import { TaskRecord, type ScopeShare } from './task-record.js';
 
@@ -54,6 +55,9 @@ export type EvictionCause = 'retention' | 'removed' | 'cleared';
 
 export type TaskPage = Page<TaskRecord>;
 
+/** Hears each logged event; `kept`: the form its log keeps it in, for a listener that keeps it. */
+export type EventListener = (record: TaskRecord, event: LoggedEvent, kept: KeptEvent) => void;
+
 export class TaskStore {
   private readonly records = new Map<string, TaskRecord>();
   /** Terminal tasks in the order they ended, with the time they ended: the eviction queue. */
@@ -68,11 +72,11 @@ export class TaskStore {
   private lastNow = 0;
   private readonly evictionListeners: ((record: TaskRecord, cause: EvictionCause) => void)[] = [];
   // Replaced, never changed in place: a listener may stop itself while the list is being called.
-  private eventListeners: readonly ((record: TaskRecord, event: LoggedEvent) => void)[] = [];
+  private eventListeners: readonly EventListener[] = [];
   /** Every log's append hook (one, not a closure per task): listeners hear before the streams do. */
-  private readonly logged = (event: LoggedEvent, log: EventLog): void => {
+  private readonly logged = (event: LoggedEvent, kept: KeptEvent, log: EventLog): void => {
     const record = this.records.get(event.taskId);
-    if (record?.log === log) for (const listener of this.eventListeners) listener(record, event);
+    if (record?.log === log) for (const listener of this.eventListeners) listener(record, event, kept);
   };
 
   /** With `generation`, each task counts its generation (v1.1 draft §3.2.7, `--preview generation`). */
@@ -101,7 +105,7 @@ export class TaskStore {
   }
 
   /** Called for every event logged by any task, its creation (seq 1) included; returns what stops it. */
-  onEvent(listener: (record: TaskRecord, event: LoggedEvent) => void): () => void {
+  onEvent(listener: EventListener): () => void {
     this.eventListeners = [...this.eventListeners, listener];
     return () => {
       this.eventListeners = this.eventListeners.filter((l) => l !== listener);

@@ -27,8 +27,14 @@ it("lets a forgotten task's log go, though the journal still shows its stream", 
       const events = await t.drive(reader.rest());
       expect(events).toHaveLength(303);
       const taskId = events[0]!.json.task.id as string;
-      // The 250th event: past what the journal's copy keeps (16 KiB of frames), in the task's log.
-      beyondTheCopy.push(new WeakRef(t.sim.store.find(taskId)!.log.readAfter(249)[0]!));
+      // The 250th event as the task's log keeps it (a read rebuilds it anew), past what the
+      // journal's copy keeps (16 KiB of frames).
+      const unfollow = t.sim.store.find(taskId)!.log.follow(249, {
+        onEvent: (event, kept) => {
+          if (event.seq === 250) beyondTheCopy.push(new WeakRef(kept));
+        },
+      });
+      unfollow();
     }
     expect(t.sim.journal.list({ method: 'POST' })).toHaveLength(20);
     await new Promise((resolve) => setImmediate(resolve));
@@ -37,6 +43,8 @@ it("lets a forgotten task's log go, though the journal still shows its stream", 
     // newest 1,000 events, all of the last tasks'.
     const kept = beyondTheCopy.slice(0, 10).filter((ref) => ref.deref() !== undefined);
     expect(kept).toHaveLength(0);
+    // The tasks the store still keeps hold theirs: what is watched is what a log keeps.
+    expect(beyondTheCopy.slice(15).filter((ref) => ref.deref() !== undefined)).toHaveLength(5);
   } finally {
     await t.close();
   }

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { AnswerCopy, MAX_ANSWER_CHARS, MAX_ANSWER_EVENTS } from '../../src/calls/answer-copy.js';
 import type { LoggedEvent } from '../../src/domain/types.js';
+import type { KeptEvent } from '../../src/store/kept-event.js';
 
 describe('AnswerCopy', () => {
   it('keeps a small body whole, from strings and bytes alike', () => {
@@ -62,15 +63,17 @@ describe('AnswerCopy', () => {
   });
 
   describe("a stream's frames, handed over whole by its writer", () => {
-    const event = (seq: number) => ({ seq }) as unknown as LoggedEvent;
+    const logged = (seq: number) => ({ seq }) as unknown as LoggedEvent;
+    /** The log's kept form, which rebuilds the event when the copy is read. */
+    const event = (seq: number): KeptEvent => ({ seq, afterMs: 0, logged: () => logged(seq) });
     const render = (e: LoggedEvent) => `id: ${e.seq}\ndata: {"seq":${e.seq}}\n\n`;
 
     it('keeps an event of the log as the event and encodes it again when read; other frames as text', () => {
       const copy = new AnswerCopy();
       copy.streamed(render);
       copy.frame('data: {"snapshot":true}\n\n');
-      copy.event(event(1), render(event(1)));
-      copy.event(event(1), render(event(1)));
+      copy.event(event(1), render(logged(1)));
+      copy.event(event(1), render(logged(1)));
       copy.frame(': keep-alive\n\n');
       // What the response writes is these same frames: not taken twice.
       copy.take('id: 1\ndata: {"seq":1}\n\n');
@@ -80,19 +83,19 @@ describe('AnswerCopy', () => {
         'id: 1\ndata: {"seq":1}',
         ': keep-alive',
       ]);
-      expect(copy.bytes).toBe('data: {"snapshot":true}\n\n'.length + 2 * render(event(1)).length + 14);
+      expect(copy.bytes).toBe('data: {"snapshot":true}\n\n'.length + 2 * render(logged(1)).length + 14);
     });
 
     it('counts the frames past the copy, whole, in events and bytes', () => {
       const copy = new AnswerCopy();
       copy.streamed(render);
-      for (let seq = 1; seq <= 1_000; seq++) copy.event(event(seq), render(event(seq)));
+      for (let seq = 1; seq <= 1_000; seq++) copy.event(event(seq), render(logged(seq)));
       const entry = copy.toEntry(true);
       expect(entry.events).toHaveLength(MAX_ANSWER_EVENTS);
-      expect(entry.events!.at(-1)).toBe(render(event(MAX_ANSWER_EVENTS)).slice(0, -2));
+      expect(entry.events!.at(-1)).toBe(render(logged(MAX_ANSWER_EVENTS)).slice(0, -2));
       expect(entry.moreEvents).toBe(1_000 - MAX_ANSWER_EVENTS);
       let rest = 0;
-      for (let seq = MAX_ANSWER_EVENTS + 1; seq <= 1_000; seq++) rest += render(event(seq)).length;
+      for (let seq = MAX_ANSWER_EVENTS + 1; seq <= 1_000; seq++) rest += render(logged(seq)).length;
       expect(entry.moreBytes).toBe(rest);
       expect(copy.bytes).toBeLessThanOrEqual(MAX_ANSWER_CHARS);
     });

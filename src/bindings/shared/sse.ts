@@ -5,8 +5,8 @@
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { AnswerCopy } from '../../calls/answer-copy.js';
-import type { LoggedEvent } from '../../domain/types.js';
 import type { Clock, Timer } from '../../lib/clock.js';
+import type { KeptEvent } from '../../store/kept-event.js';
 
 export const SSE_HEADERS = Object.freeze({
   'Content-Type': 'text/event-stream; charset=utf-8',
@@ -56,13 +56,13 @@ export class SseWriter {
   }
 
   /**
-   * Writes one event. `data` must be a single line (JSON.stringify output is). `logged`: the event
-   * of the task's log that `data` encodes as the stream's encoding always does, for the copy.
+   * Writes one event. `data` must be a single line (JSON.stringify output is). `kept`: the event of
+   * the task's log that `data` encodes as the stream's encoding always does, for the copy.
    */
-  event(data: string, options: { id?: number; event?: string } = {}, logged?: LoggedEvent): void {
+  event(data: string, options: { id?: number; event?: string } = {}, kept?: KeptEvent): void {
     const frame = sseFrame(data, options);
     if (this.write(frame)) {
-      if (logged) this.copy?.event(logged, frame);
+      if (kept) this.copy?.event(kept, frame);
       else this.copy?.frame(frame);
     }
   }

@@ -66,7 +66,7 @@ export function pipeToSse(res: ServerResponse, stream: WireStream, options: SseO
         commit();
         if (item.kind !== 'event' || item.synthetic) writer.event(data);
         // The stream's last event is encoded as such (v0.3 marks it final): the copy keeps its text.
-        else writer.event(data, { id: item.event.seq }, item.last ? undefined : item.event);
+        else writer.event(data, { id: item.event.seq }, item.last ? undefined : item.kept);
       } catch (error) {
         report(error);
         stream.stop();
