@@ -75,6 +75,12 @@ describe('the checker itself', () => {
     ]);
     expect(importsOf(file('index.ts').code).map((i) => i.specifier)).not.toContain('a2a-sim');
   });
+
+  it("sets V8's heap heuristics in the command line's first import, and only there", () => {
+    expect(importsOf(file('cli/main.ts').code)[0]?.specifier).toBe('./heap-tuning.js');
+    const setters = FILES.filter((f) => f.code.includes('setFlagsFromString')).map((f) => f.rel);
+    expect(setters).toEqual(['cli/heap-tuning.ts']);
+  });
 });
 
 describe('time and randomness', () => {

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 /** The `a2a-sim` command line: yargs over the programmatic API. */
+// First: how V8 manages the heap is set before the simulator makes anything (see the module).
+import './heap-tuning.js';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { VERSION } from '../config.js';
