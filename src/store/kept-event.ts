@@ -6,8 +6,8 @@
  * objects kept for as long as its log keeps it (the entry, the box of its epoch time, the event,
  * the artifact, its parts list and the list's store, ~250 bytes besides the part itself), and a heap
  * that grows by them fills V8's old generation sooner: each full collection it then needs pauses
- * every stream (BENCHMARKS.md, run X). Kept here, a chunk that repeats the artifact of the chunk
- * logged before it but for its one part is one object of 80 bytes, pointing at its part and at
+ * every stream (BENCHMARKS.md, run X). Kept here, a chunk that repeats the artifact of the last
+ * chunk kept whole but for its one part is one object of 80 bytes, pointing at its part and at
  * that artifact. Times are kept as milliseconds since the log's first event, small integers V8
  * stores in the object itself. Reads build the event anew: equal in every field, keys in the same
  * order, so a resumed stream's bytes are a live one's.
