@@ -5,12 +5,18 @@
 import { A2AError } from '../domain/errors.js';
 import { messageOf } from './redis.js';
 
+/**
+ * When a client may try again, as a full store tells it (store/store-full.ts): not so soon that
+ * every client hammers a replica that is reconnecting, soon enough to notice that it is back.
+ */
+const RETRY_AFTER_MS = 1_000;
+
 /** Redis cannot be reached; `shown` is the store URL without its password. */
 export function storeUnavailable(shown: string, cause: unknown): A2AError {
   return new A2AError(
     'UnavailableError',
     `Service unavailable: the shared store ${shown} cannot be reached (${messageOf(cause)}); retry once GET /_sim/health answers 200.`,
-    { reason: 'STORE_UNAVAILABLE', retryAfterMs: 1_000 },
+    { reason: 'STORE_UNAVAILABLE', retryAfterMs: RETRY_AFTER_MS },
   );
 }
 
@@ -19,6 +25,6 @@ export function storeBehind(shown: string): A2AError {
   return new A2AError(
     'UnavailableError',
     `Service unavailable: this replica fell behind the shared store's log and is rebuilding its tasks from ${shown}; retry once GET /_sim/health answers 200, or through another replica (a stream resumes from its last event id).`,
-    { reason: 'STORE_BEHIND', retryAfterMs: 1_000 },
+    { reason: 'STORE_BEHIND', retryAfterMs: RETRY_AFTER_MS },
   );
 }
