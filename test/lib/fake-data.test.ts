@@ -147,6 +147,26 @@ describe('pickWordsWithoutCopies', () => {
     expect(picking.reads.words).toBeLessThanOrEqual(14);
   });
 
+  it('is what loadFaker hands the simulator: its words are picked from the list itself, not a copy', async () => {
+    const loaded = await loadFaker();
+    const { helpers } = loaded;
+    const pick = helpers.arrayElement;
+    const lists: unknown[] = [];
+    helpers.arrayElement = ((list: readonly unknown[]) => {
+      lists.push(list);
+      return pick.call(helpers, list);
+    }) as typeof pick;
+    try {
+      loaded.lorem.word();
+      loaded.word.noun();
+    } finally {
+      helpers.arrayElement = pick;
+    }
+    expect(lists).toHaveLength(2);
+    expect(lists[0]).toBe(loaded.rawDefinitions.lorem!.word);
+    expect(lists[1]).toBe(loaded.rawDefinitions.word!.noun);
+  });
+
   it('leaves a method whose list the locale lacks to faker', async () => {
     const { faker } = await import('@faker-js/faker/locale/en');
     const Faker = faker.constructor as new (options: { locale: Faker['rawDefinitions'] }) => Faker;
