@@ -72,9 +72,9 @@ export class AnswerCopy {
     this.keep(text, text);
   }
 
-  /** A frame that is `event` of the task's log as `render` encodes it: `text`, which is not kept. */
-  event(event: KeptEvent, text: string): void {
-    this.keep(this.render ? event : text, text);
+  /** A frame that is `kept`, an event of the task's log, as `render` encodes it: `text`, not kept. */
+  event(kept: KeptEvent, text: string): void {
+    this.keep(this.render ? kept : text, text);
   }
 
   private keep(frame: string | KeptEvent, text: string): void {

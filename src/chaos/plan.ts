@@ -2,6 +2,7 @@
  * A chaos profile resolved for one call: the levels that apply overlaid in precedence order, with
  * every delay compiled, ready for the stream and call faults to draw from.
  */
+import { RETRY_SOON_MS } from '../domain/errors.js';
 import { parseDuration } from '../lib/duration.js';
 import { delaySpec, type DelaySpec } from '../lib/delay.js';
 import type { DeliveryChaos } from '../runtime/api.js';
@@ -50,7 +51,7 @@ export function compilePlan(name: string, raw: RawChaosProfile): ChaosPlan {
         ...(errors.rate === undefined && errors.onCall === undefined ? { rate: 1 } : {}),
         ...(errors.rate !== undefined && { rate: errors.rate }),
         ...(errors.onCall !== undefined && { onCall: errors.onCall }),
-        retryAfterMs: errors.retryAfter === undefined ? 1000 : parseDuration(errors.retryAfter)!,
+        retryAfterMs: errors.retryAfter === undefined ? RETRY_SOON_MS : parseDuration(errors.retryAfter)!,
       },
     }),
     quirks: new Set(raw.quirks ?? []),

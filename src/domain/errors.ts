@@ -52,6 +52,13 @@ export interface FieldViolation {
   description: string;
 }
 
+/**
+ * The retry delay of a refusal whose end the simulator cannot foresee (a full store, a shared store
+ * out of reach, a chaos error that names none): soon enough for a client to see the server recover,
+ * not so soon that every client hammers it meanwhile.
+ */
+export const RETRY_SOON_MS = 1_000;
+
 export interface A2AErrorDetails {
   /** What the error is about; `ErrorInfo.metadata` carries the values as strings. */
   metadata?: Record<string, string | number>;

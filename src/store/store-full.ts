@@ -3,11 +3,8 @@
  * share of it: 429 ResourceExhaustedError, reason STORE_FULL, saying what to do about it, with a
  * Retry-After: tasks end and their room is taken back as their scenarios play, so a retry can fit.
  */
-import { A2AError } from '../domain/errors.js';
+import { A2AError, RETRY_SOON_MS } from '../domain/errors.js';
 import { formatBytes } from '../lib/bytes.js';
-
-/** The Retry-After of a refusal: the pace at which tasks in progress end is the scenarios', not known here. */
-const STORE_FULL_RETRY_MS = 1_000;
 
 interface Fill {
   heldBytes: number;
@@ -26,6 +23,6 @@ export function storeFullError(what: string, fill: Fill, scopeShare?: number): A
   return new A2AError(
     'ResourceExhaustedError',
     `Failed to accept ${what}: ${held} and it needs ${formatBytes(bytes)} more. Cancel or finish tasks, reset with POST /_sim/reset, or raise --max-store-bytes.`,
-    { reason: 'STORE_FULL', metadata: { heldBytes, maxBytes, bytes }, retryAfterMs: STORE_FULL_RETRY_MS },
+    { reason: 'STORE_FULL', metadata: { heldBytes, maxBytes, bytes }, retryAfterMs: RETRY_SOON_MS },
   );
 }
